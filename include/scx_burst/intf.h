@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Interface shared by the scx_burst BPF scheduler and its C++ daemon.
+ *
+ * Fixed-width types only, constants as enums, no bool in shared structs:
+ * both sides read the same bytes from the skeleton's .data/.bss and maps,
+ * and the _Static_asserts below catch a layout drift at build time.
+ */
+#ifndef SCX_BURST_INTF_H
+#define SCX_BURST_INTF_H
+
+#if defined(__bpf__)
+/* vmlinux.h provides u8..u64, s32, s64 */
+#define BURST_STATIC_ASSERT _Static_assert
+#else
+#include <stdint.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+#ifdef __cplusplus
+#define BURST_STATIC_ASSERT static_assert
+#else
+#define BURST_STATIC_ASSERT _Static_assert
+#endif
+#endif
+
+enum burst_consts {
+	BURST_MAX_CPUS		= 512,	/* sizes of per-CPU tables */
+	BURST_MAX_LLCS		= 64,	/* sizes of per-LLC tables */
+	BURST_CPUMASK_WORDS	= BURST_MAX_CPUS / 64,
+	BURST_EXIT_REASON_LEN	= 128,
+	BURST_EXIT_MSG_LEN	= 1024,
+	BURST_EXIT_DUMP_MAX	= 65536,
+	BURST_COMM_LEN		= 16,
+};
+
+/* Scheduling policies; switchable at runtime through burst_tunables. */
+enum burst_policy {
+	BURST_POLICY_BURST	= 0,	/* BORE burst-scored weighted vtime */
+	BURST_POLICY_DEADLINE	= 1,	/* BFS virtual deadlines */
+	BURST_NR_POLICIES	= 2,
+};
+
+/*
+ * Dispatch queues.  Every queue exists once per policy so that switching
+ * policy never mixes two key spaces (vtime vs absolute deadline) in one
+ * ordered queue; the queues of the policy that is no longer active are
+ * drained first by ops.dispatch.
+ *
+ *   id = kind << 28 | policy << 24 | index
+ *
+ * LLC queues take tasks that may run on several CPUs, CPU queues take
+ * tasks pinned to one CPU.
+ */
+enum burst_dsq_kind {
+	BURST_DSQ_LLC		= 1,
+	BURST_DSQ_CPU		= 2,
+};
+
+#define BURST_DSQ_ID(kind, policy, index) \
+	(((u64)(kind) << 28) | ((u64)(policy) << 24) | (u64)(index))
+
+/*
+ * Runtime tunables.  They live in the BPF program's .data section, which
+ * the daemon maps and writes while the scheduler runs: never rodata.
+ * The daemon validates every field against the limits in policy.h before
+ * writing, and bumps @gen last so BPF can notice a change if it needs to.
+ */
+struct burst_tunables {
+	u32 policy;			/* enum burst_policy */
+	u32 burst_enabled;		/* 0: plain weighted vtime (--no-burst) */
+	u64 slice_ns;			/* burst policy time slice */
+	u64 rr_interval_ns;		/* deadline policy time slice */
+	u32 burst_penalty_offset;	/* log2(ns) tolerated before a penalty */
+	u32 burst_penalty_scale;	/* penalty slope, 1024 = 1.0 */
+	u32 burst_smoothness;		/* burst history averaging, 2^-n */
+	u32 preempt_margin;		/* score gap needed to preempt on wakeup */
+	u32 debug_tasks;		/* keep per-task stats for the daemon */
+	u32 gen;			/* bumped by the daemon on every change */
+};
+
+/* Why and how the scheduler left, copied from the kernel in ops.exit. */
+struct burst_exit_info {
+	s32 kind;			/* enum scx_exit_kind, 0 while running */
+	u32 dump_len;			/* bytes valid in exit_dump[] */
+	s64 exit_code;			/* SCX_ECODE_* bits or scx_bpf_exit() code */
+	char reason[BURST_EXIT_REASON_LEN];
+	char msg[BURST_EXIT_MSG_LEN];
+};
+
+/*
+ * Per-task state, in task local storage.  The daemon reads it by pidfd for
+ * --debug-tasks.
+ */
+struct burst_task_ctx {
+	u64 burst_ns;		/* CPU time since the task last slept/yielded */
+	u64 prev_burst_ns;	/* smoothed history of earlier bursts */
+	u64 child_burst_ns;	/* average burst of exited children (fork cache) */
+	u64 vtime;		/* burst-policy virtual time */
+	u64 deadline;		/* deadline-policy virtual deadline */
+	u64 slice_left_ns;	/* deadline-policy remaining slice */
+	u64 last_charge;	/* when run time was last accounted */
+	u64 nr_runs;		/* times the task started running */
+	u64 run_ns;		/* total CPU time accounted */
+	u32 score;		/* burst score 0..39 */
+	u32 flags;		/* BURST_TASK_* */
+};
+
+enum burst_task_flags {
+	BURST_TASK_PINNED	= 1 << 0,	/* may run on one CPU only */
+	BURST_TASK_IDLE_CLASS	= 1 << 1,	/* SCHED_IDLE */
+	BURST_TASK_BATCH	= 1 << 2,	/* SCHED_BATCH */
+};
+
+/* Slots of the per-CPU stats array, from the one stats table. */
+enum burst_stat_idx {
+#define BURST_STAT(name, group, label, desc) BURST_STAT_##name,
+#include "stats_table.h"
+#undef BURST_STAT
+	BURST_NR_STATS,
+};
+
+BURST_STATIC_ASSERT(sizeof(struct burst_tunables) == 48, "burst_tunables layout");
+BURST_STATIC_ASSERT(sizeof(struct burst_exit_info) == 16 + 128 + 1024,
+	       "burst_exit_info layout");
+BURST_STATIC_ASSERT(sizeof(struct burst_task_ctx) == 80, "burst_task_ctx layout");
+
+#endif /* SCX_BURST_INTF_H */
