@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+// The loaded BPF scheduler: skeleton and struct_ops link, owned RAII.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "error.hpp"
+#include "intf.h"
+#include "stats.hpp"
+#include "topology.hpp"
+
+struct burst_bpf;	// generated skeleton
+struct bpf_link;
+
+namespace scx_burst {
+
+struct LoadConfig {
+	burst_tunables tunables{};
+	uint32_t exit_dump_len = 0;
+};
+
+// What the kernel said when it disabled the scheduler.
+struct ExitInfo {
+	int32_t kind = 0;
+	int64_t exit_code = 0;
+	std::string reason;
+	std::string msg;
+	std::string dump;
+
+	bool should_restart() const;	// SCX_ECODE_ACT_RESTART
+	bool is_error() const;		// kind >= SCX_EXIT_ERROR
+};
+
+class Scheduler {
+public:
+	// Opens, configures and loads the BPF program (the verifier runs
+	// here), without enabling it.
+	static Result<Scheduler> load(const Topology &topo,
+				      const LoadConfig &cfg);
+
+	// Enables the scheduler: from here on the kernel runs it, until the
+	// link is destroyed (detach(), or this process dies).
+	Result<> attach();
+	void detach();
+
+	burst_tunables tunables() const;
+	void set_tunables(const burst_tunables &t);
+
+	StatsSample read_stats() const;
+	int task_ctx_map_fd() const;
+
+	bool exited() const;
+	ExitInfo exit_info() const;
+
+	Scheduler(Scheduler &&) noexcept;
+	Scheduler &operator=(Scheduler &&) noexcept;
+	~Scheduler();
+
+private:
+	struct SkelDeleter {
+		void operator()(struct ::burst_bpf *skel) const;
+	};
+	struct LinkDeleter {
+		void operator()(struct ::bpf_link *link) const;
+	};
+
+	Scheduler() = default;
+
+	std::unique_ptr<struct ::burst_bpf, SkelDeleter> skel_;
+	std::unique_ptr<struct ::bpf_link, LinkDeleter> link_;
+	std::vector<int> cpus_;
+	int nr_possible_ = 0;
+};
+
+}  // namespace scx_burst

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+// The daemon's view of the per-CPU counters: one table (stats_table.h)
+// drives the column labels, JSON keys and descriptions; one printer for
+// every command that shows stats.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "intf.h"
+
+namespace scx_burst {
+
+struct StatMeta {
+	const char *name;
+	const char *group;
+	const char *label;
+	const char *desc;
+};
+
+extern const std::array<StatMeta, BURST_NR_STATS> kStatMeta;
+
+using Counters = std::array<uint64_t, BURST_NR_STATS>;
+
+// Counters of each listed CPU (cumulative as read, or a difference).
+struct StatsSample {
+	std::vector<int> cpus;
+	std::vector<Counters> per_cpu;
+
+	Counters total() const;
+};
+
+// @now - @prev, CPU by CPU (CPUs missing from @prev count from zero).
+StatsSample stats_delta(const StatsSample &now, const StatsSample &prev);
+
+// What a stats report says besides the counters.
+struct StatsContext {
+	double elapsed_s = 0;	// since the scheduler was enabled
+	double interval_s = 0;	// covered by the counters
+	std::string policy;
+};
+
+// Per-task debug rows (--debug-tasks).
+struct TaskRow {
+	int tid = 0;
+	int tgid = 0;
+	std::string comm;
+	uint32_t score = 0;
+	uint64_t burst_ns = 0;
+	uint64_t prev_burst_ns = 0;
+	uint64_t runs = 0;
+	uint64_t run_ns = 0;
+};
+
+// Human table: a header line, one row per CPU, a total row.
+void print_stats_table(std::ostream &out, const StatsContext &ctx,
+		       const StatsSample &sample,
+		       const std::vector<TaskRow> *tasks = nullptr);
+
+// The same numbers as one JSON object.
+nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
+			  const std::vector<TaskRow> *tasks = nullptr);
+
+// Descriptions of every counter, for stats_meta and --help-stats.
+nlohmann::json stats_meta_json();
+
+}  // namespace scx_burst

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scx_burst/log.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+
+#include <bpf/libbpf.h>
+#include <spdlog/cfg/env.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace scx_burst {
+namespace {
+
+std::mutex g_tail_lock;
+std::deque<std::string> g_tail;
+constexpr size_t kTailKeep = 200;
+
+int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[4096];
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	std::string line(buf, n > 0 ? std::min<size_t>(n, sizeof(buf) - 1) : 0);
+
+	while (!line.empty() && line.back() == '\n')
+		line.pop_back();
+	{
+		std::lock_guard<std::mutex> g(g_tail_lock);
+		// The verifier log arrives as one large message: keep lines.
+		size_t start = 0;
+		while (start <= line.size()) {
+			size_t nl = line.find('\n', start);
+			g_tail.emplace_back(line.substr(start, nl == std::string::npos ?
+								      std::string::npos :
+								      nl - start));
+			if (g_tail.size() > kTailKeep)
+				g_tail.pop_front();
+			if (nl == std::string::npos)
+				break;
+			start = nl + 1;
+		}
+	}
+	switch (level) {
+	case LIBBPF_WARN:
+		spdlog::debug("libbpf: {}", line);	// reported by the caller
+		break;
+	case LIBBPF_INFO:
+		spdlog::debug("libbpf: {}", line);
+		break;
+	default:
+		spdlog::trace("libbpf: {}", line);
+		break;
+	}
+	return n;
+}
+
+}  // namespace
+
+void setup_logging(int verbose)
+{
+	auto logger = spdlog::stderr_logger_mt("scx_burst");
+	logger->set_pattern("scx_burst: %l: %v");
+	spdlog::set_default_logger(logger);
+	spdlog::set_level(verbose >= 2 ? spdlog::level::trace :
+			  verbose == 1 ? spdlog::level::debug :
+					 spdlog::level::info);
+	spdlog::cfg::load_env_levels();
+	libbpf_set_print(libbpf_print);
+}
+
+std::vector<std::string> libbpf_log_tail(size_t max_lines)
+{
+	std::lock_guard<std::mutex> g(g_tail_lock);
+	size_t n = std::min(max_lines, g_tail.size());
+	return {g_tail.end() - n, g_tail.end()};
+}
+
+void clear_libbpf_log()
+{
+	std::lock_guard<std::mutex> g(g_tail_lock);
+	g_tail.clear();
+}
+
+}  // namespace scx_burst

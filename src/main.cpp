@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+// scx_burst: parse the command line and hand over to the daemon.
+// The design is described at the top of bpf/scx_burst.bpf.c.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "scx_burst/daemon.hpp"
+#include "scx_burst/log.hpp"
+#include "scx_burst/options.hpp"
+
+int main(int argc, char **argv)
+{
+	scx_burst::Options opts;
+	CLI::App app{"scx_burst: a sched_ext scheduler that orders tasks by "
+		     "burst time (BORE) or BFS virtual deadlines.\n"
+		     "Design notes: bpf/scx_burst.bpf.c (top of file), docs/.",
+		     "scx_burst"};
+
+	app.set_version_flag("-V,--version", "scx_burst " SCX_BURST_VERSION);
+	scx_burst::add_options(app, opts);
+	app.failure_message([](const CLI::App *, const CLI::Error &e) {
+		return std::string("scx_burst: error: ") + e.what() + "\n";
+	});
+	CLI11_PARSE(app, argc, argv);
+
+	scx_burst::setup_logging(opts.verbose);
+	return scx_burst::run_daemon(opts);
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scx_burst/scheduler.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <spdlog/spdlog.h>
+
+#include "burst_bpf.skel.h"
+#include "scx_burst/log.hpp"
+#include "scx_burst/sysfs.hpp"
+
+namespace scx_burst {
+namespace {
+
+// enum scx_exit_kind and enum scx_exit_code bits (kernel/sched/ext.h,
+// stable UAPI-like values since 6.12).
+constexpr int32_t kScxExitError = 1024;
+constexpr int64_t kScxEcodeActRestart = 1LL << 48;
+
+// The skeleton names intf.h's types for .data/.bss: same bytes both sides.
+static_assert(sizeof(burst_bpf::burst_bpf__data::tunables) == sizeof(burst_tunables));
+static_assert(sizeof(burst_bpf::burst_bpf__bss::exit_dump) == BURST_EXIT_DUMP_MAX);
+
+std::string errstr(int err)
+{
+	return std::strerror(err < 0 ? -err : err);
+}
+
+}  // namespace
+
+bool ExitInfo::should_restart() const
+{
+	return exit_code & kScxEcodeActRestart;
+}
+
+bool ExitInfo::is_error() const
+{
+	return kind >= kScxExitError;
+}
+
+void Scheduler::SkelDeleter::operator()(struct ::burst_bpf *skel) const
+{
+	burst_bpf__destroy(skel);
+}
+
+void Scheduler::LinkDeleter::operator()(struct ::bpf_link *link) const
+{
+	bpf_link__destroy(link);
+}
+
+Scheduler::Scheduler(Scheduler &&) noexcept = default;
+Scheduler &Scheduler::operator=(Scheduler &&) noexcept = default;
+
+Scheduler::~Scheduler()
+{
+	// The link goes first: the kernel disables the scheduler while the
+	// skeleton (and ops.exit's view of .bss) is still mapped.
+	link_.reset();
+}
+
+Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
+{
+	Scheduler s;
+
+	if (topo.nr_cpu_ids > BURST_MAX_CPUS)
+		return fail("this machine has " + std::to_string(topo.nr_cpu_ids) +
+			    " CPUs; scx_burst supports " +
+			    std::to_string(BURST_MAX_CPUS));
+
+	clear_libbpf_log();
+	s.skel_.reset(burst_bpf__open());
+	if (!s.skel_)
+		return fail("failed to open the BPF object: " + errstr(errno));
+	auto *skel = s.skel_.get();
+
+	skel->rodata->nr_cpu_ids = topo.nr_cpu_ids;
+	skel->rodata->nr_llcs = topo.nr_llcs;
+	skel->rodata->smt_enabled = topo.smt;
+	for (int cpu = 0; cpu < topo.nr_cpu_ids; cpu++) {
+		skel->rodata->cpu_llc[cpu] = topo.llc_of[cpu];
+		skel->rodata->cpu_sibling[cpu] = topo.sibling[cpu];
+	}
+	// CPUs grouped by LLC, for the bounded wakeup-preemption scan.
+	uint32_t pos = 0;
+	for (int llc = 0; llc < topo.nr_llcs; llc++) {
+		skel->rodata->llc_first[llc] = pos;
+		uint32_t n = 0;
+		for (int cpu : topo.online) {
+			if (topo.llc_of[cpu] != llc)
+				continue;
+			skel->rodata->llc_cpus[pos++] = cpu;
+			n++;
+		}
+		skel->rodata->llc_nr[llc] = n;
+	}
+
+	std::memcpy(&skel->data->tunables, &cfg.tunables, sizeof(cfg.tunables));
+	if (cfg.exit_dump_len)
+		skel->struct_ops.burst_ops->exit_dump_len = cfg.exit_dump_len;
+
+	int err = burst_bpf__load(skel);
+	if (err) {
+		std::string msg = "the kernel refused to load the BPF scheduler (" +
+				  errstr(err) + ")";
+		auto tail = libbpf_log_tail(30);
+		if (!tail.empty()) {
+			msg += "; last verifier/libbpf lines:";
+			for (const auto &l : tail)
+				msg += "\n    " + l;
+		}
+		return fail(msg);
+	}
+	s.cpus_ = topo.online;
+	s.nr_possible_ = libbpf_num_possible_cpus();
+	if (s.nr_possible_ <= 0)
+		return fail("cannot count possible CPUs: " + errstr(s.nr_possible_));
+	return s;
+}
+
+Result<> Scheduler::attach()
+{
+	struct bpf_link *link = bpf_map__attach_struct_ops(skel_->maps.burst_ops);
+	if (!link) {
+		int err = errno;
+		if (exited()) {
+			ExitInfo ei = exit_info();
+			return fail("the scheduler failed to start: " + ei.reason +
+				    (ei.msg.empty() ? "" : " (" + ei.msg + ")"));
+		}
+		if (err == EBUSY || err == EEXIST) {
+			std::string ops = sched_ext_ops();
+			return fail("another sched_ext scheduler is already active: " +
+				    (ops.empty() ? std::string("(unnamed)") : ops));
+		}
+		return fail("failed to enable the scheduler: " + errstr(err));
+	}
+	link_.reset(link);
+	return {};
+}
+
+void Scheduler::detach()
+{
+	link_.reset();
+}
+
+burst_tunables Scheduler::tunables() const
+{
+	burst_tunables t;
+	std::memcpy(&t, (const void *)&skel_->data->tunables, sizeof(t));
+	return t;
+}
+
+void Scheduler::set_tunables(const burst_tunables &t)
+{
+	auto *dst = reinterpret_cast<volatile burst_tunables *>(&skel_->data->tunables);
+	uint32_t gen = dst->gen + 1;
+
+	// Field by field: each is a naturally aligned store that BPF sees
+	// whole.  The generation goes last.
+	dst->policy = t.policy;
+	dst->burst_enabled = t.burst_enabled;
+	dst->slice_ns = t.slice_ns;
+	dst->rr_interval_ns = t.rr_interval_ns;
+	dst->burst_penalty_offset = t.burst_penalty_offset;
+	dst->burst_penalty_scale = t.burst_penalty_scale;
+	dst->burst_smoothness = t.burst_smoothness;
+	dst->preempt_margin = t.preempt_margin;
+	dst->debug_tasks = t.debug_tasks;
+	__atomic_store_n(&dst->gen, gen, __ATOMIC_RELEASE);
+}
+
+StatsSample Scheduler::read_stats() const
+{
+	StatsSample sample;
+	size_t stride = (sizeof(Counters) + 7) & ~size_t(7);
+	std::vector<uint8_t> buf(stride * nr_possible_);
+	uint32_t zero = 0;
+
+	sample.cpus = cpus_;
+	sample.per_cpu.assign(cpus_.size(), Counters{});
+	if (bpf_map__lookup_elem(skel_->maps.stats, &zero, sizeof(zero),
+				 buf.data(), buf.size(), 0)) {
+		spdlog::warn("failed to read the stats map: {}", errstr(errno));
+		return sample;
+	}
+	for (size_t i = 0; i < cpus_.size(); i++) {
+		if (cpus_[i] >= nr_possible_)
+			continue;
+		std::memcpy(sample.per_cpu[i].data(), buf.data() + stride * cpus_[i],
+			    sizeof(Counters));
+	}
+	return sample;
+}
+
+int Scheduler::task_ctx_map_fd() const
+{
+	return bpf_map__fd(skel_->maps.task_ctxs);
+}
+
+bool Scheduler::exited() const
+{
+	return __atomic_load_n(&skel_->bss->exit_info.kind, __ATOMIC_ACQUIRE) != 0;
+}
+
+ExitInfo Scheduler::exit_info() const
+{
+	const auto &bi = skel_->bss->exit_info;
+	ExitInfo ei;
+
+	ei.kind = __atomic_load_n(&bi.kind, __ATOMIC_ACQUIRE);
+	ei.exit_code = bi.exit_code;
+	ei.reason.assign(bi.reason, strnlen(bi.reason, sizeof(bi.reason)));
+	ei.msg.assign(bi.msg, strnlen(bi.msg, sizeof(bi.msg)));
+	size_t n = std::min<size_t>(bi.dump_len, sizeof(skel_->bss->exit_dump));
+	ei.dump.assign(skel_->bss->exit_dump,
+		       strnlen(skel_->bss->exit_dump, n));
+	return ei;
+}
+
+}  // namespace scx_burst

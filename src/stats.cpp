@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scx_burst/stats.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace scx_burst {
+
+const std::array<StatMeta, BURST_NR_STATS> kStatMeta = {{
+#define BURST_STAT(name, group, label, desc) {#name, #group, label, desc},
+#include "scx_burst/stats_table.h"
+#undef BURST_STAT
+}};
+
+Counters StatsSample::total() const
+{
+	Counters t{};
+	for (const auto &c : per_cpu)
+		for (size_t i = 0; i < t.size(); i++)
+			t[i] += c[i];
+	return t;
+}
+
+StatsSample stats_delta(const StatsSample &now, const StatsSample &prev)
+{
+	StatsSample d = now;
+	for (size_t i = 0; i < now.cpus.size(); i++) {
+		auto it = std::find(prev.cpus.begin(), prev.cpus.end(), now.cpus[i]);
+		if (it == prev.cpus.end())
+			continue;
+		const Counters &p = prev.per_cpu[it - prev.cpus.begin()];
+		for (size_t k = 0; k < p.size(); k++)
+			d.per_cpu[i][k] = now.per_cpu[i][k] >= p[k] ?
+						  now.per_cpu[i][k] - p[k] : 0;
+	}
+	return d;
+}
+
+namespace {
+
+// Table cell of counter @k: run time in ms, everything else as counted.
+uint64_t cell(const Counters &c, size_t k)
+{
+	if (k == BURST_STAT_run_ns)
+		return c[k] / 1000000;
+	return c[k];
+}
+
+std::string avg_score(const Counters &c)
+{
+	if (!c[BURST_STAT_runs])
+		return "0.00";
+	return fmt::format("{:.2f}", (double)c[BURST_STAT_score_sum] /
+					     c[BURST_STAT_runs]);
+}
+
+nlohmann::json counters_json(const Counters &c)
+{
+	nlohmann::json j = nlohmann::json::object();
+	for (size_t k = 0; k < c.size(); k++)
+		j[kStatMeta[k].name] = c[k];
+	j["avg_score"] = c[BURST_STAT_runs] ?
+				 (double)c[BURST_STAT_score_sum] / c[BURST_STAT_runs] :
+				 0.0;
+	return j;
+}
+
+}  // namespace
+
+void print_stats_table(std::ostream &out, const StatsContext &ctx,
+		       const StatsSample &sample, const std::vector<TaskRow> *tasks)
+{
+	std::array<size_t, BURST_NR_STATS> width;
+	Counters tot = sample.total();
+
+	for (size_t k = 0; k < width.size(); k++)
+		width[k] = std::max<size_t>(std::strlen(kStatMeta[k].label),
+					    std::to_string(cell(tot, k)).size());
+
+	std::string line = fmt::format("[{:8.1f}s] policy={} interval={:.1f}s\n",
+				       ctx.elapsed_s, ctx.policy, ctx.interval_s);
+	line += fmt::format("{:>5}", "cpu");
+	for (size_t k = 0; k < width.size(); k++)
+		line += fmt::format(" {:>{}}", kStatMeta[k].label, width[k]);
+	line += fmt::format(" {:>6}\n", "avg_sc");
+
+	auto row = [&](const std::string &name, const Counters &c) {
+		line += fmt::format("{:>5}", name);
+		for (size_t k = 0; k < width.size(); k++)
+			line += fmt::format(" {:>{}}", cell(c, k), width[k]);
+		line += fmt::format(" {:>6}\n", avg_score(c));
+	};
+	for (size_t i = 0; i < sample.cpus.size(); i++)
+		row(std::to_string(sample.cpus[i]), sample.per_cpu[i]);
+	row("total", tot);
+
+	if (tasks) {
+		for (const auto &t : *tasks)
+			line += fmt::format("  task tid={} tgid={} comm={} score={} "
+					    "burst_us={} prev_burst_us={} runs={} "
+					    "run_ms={}\n",
+					    t.tid, t.tgid, t.comm, t.score,
+					    t.burst_ns / 1000, t.prev_burst_ns / 1000,
+					    t.runs, t.run_ns / 1000000);
+	}
+	out << line << std::flush;
+}
+
+nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
+			  const std::vector<TaskRow> *tasks)
+{
+	nlohmann::json j;
+	j["elapsed_s"] = ctx.elapsed_s;
+	j["interval_s"] = ctx.interval_s;
+	j["policy"] = ctx.policy;
+	j["cpus"] = nlohmann::json::array();
+	for (size_t i = 0; i < sample.cpus.size(); i++) {
+		auto c = counters_json(sample.per_cpu[i]);
+		c["cpu"] = sample.cpus[i];
+		j["cpus"].push_back(std::move(c));
+	}
+	j["total"] = counters_json(sample.total());
+	if (tasks) {
+		j["tasks"] = nlohmann::json::array();
+		for (const auto &t : *tasks)
+			j["tasks"].push_back({{"tid", t.tid},
+					      {"tgid", t.tgid},
+					      {"comm", t.comm},
+					      {"score", t.score},
+					      {"burst_ns", t.burst_ns},
+					      {"prev_burst_ns", t.prev_burst_ns},
+					      {"runs", t.runs},
+					      {"run_ns", t.run_ns}});
+	}
+	return j;
+}
+
+nlohmann::json stats_meta_json()
+{
+	nlohmann::json j = nlohmann::json::object();
+	for (const auto &m : kStatMeta)
+		j[m.name] = {{"group", m.group}, {"label", m.label}, {"desc", m.desc}};
+	j["avg_score"] = {{"group", "burst"}, {"label", "avg_sc"},
+			  {"desc", "score_sum / runs"}};
+	return j;
+}
+
+}  // namespace scx_burst

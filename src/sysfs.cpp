@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scx_burst/sysfs.hpp"
+
+#include <fstream>
+
+#include <unistd.h>
+
+namespace scx_burst {
+
+std::string read_line(const std::filesystem::path &path)
+{
+	std::ifstream in(path);
+	std::string line;
+
+	if (in)
+		std::getline(in, line);
+	return line;
+}
+
+std::string sched_ext_state(const std::filesystem::path &root)
+{
+	return read_line(root / "state");
+}
+
+std::string sched_ext_ops(const std::filesystem::path &root)
+{
+	return read_line(root / "root" / "ops");
+}
+
+Result<> check_sched_ext(const std::filesystem::path &root)
+{
+	std::error_code ec;
+
+	if (!std::filesystem::exists(root / "state", ec))
+		return fail("this kernel has no sched_ext: CONFIG_SCHED_CLASS_EXT "
+			    "is not enabled (" + (root / "state").string() +
+			    " missing); scx_burst needs Linux >= 6.12 built with it");
+	std::string state = sched_ext_state(root);
+	if (state != "disabled") {
+		std::string ops = sched_ext_ops(root);
+		return fail("another sched_ext scheduler is already active: " +
+			    (ops.empty() ? std::string("(unnamed)") : ops) +
+			    " (state " + state + "); stop it first");
+	}
+	return {};
+}
+
+Result<> check_root()
+{
+	if (geteuid() != 0)
+		return fail("must be run as root: loading a sched_ext scheduler "
+			    "needs CAP_SYS_ADMIN and CAP_BPF");
+	return {};
+}
+
+}  // namespace scx_burst
