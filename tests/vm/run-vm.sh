@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Boot a kernel + initramfs under qemu (TCG) and relay its serial console.
+#
+# usage: tests/vm/run-vm.sh --kernel VMLINUZ --initrd CPIO [--smp N] [--mem MB]
+#                           [--timeout SECONDS] [--icount] [--log FILE]
+#                           [-- key=value ...]
+#
+#   --smp N        vCPUs (default 2)
+#   --mem MB       guest memory (default 2048)
+#   --timeout S    guest-side scenario timeout, passed as timeout=S (default
+#                  300); qemu is killed after S + 60 s
+#   --icount       -icount 'shift=2,sleep=off,align=off' -seed 1 and nokaslr:
+#                  steadier numbers, for benchmarks
+#   --log FILE     also write the console to FILE
+#   key=value      appended to the kernel command line (the initramfs /init
+#                  of tests/vm/mkinitramfs.sh reads scenario=NAME and passes
+#                  the others to the scenario as environment variables)
+#
+# The console goes to stdout line by line, CRs stripped.  A summary line goes
+# to stderr.  Exit status: N from the guest's "@@EXIT N" line; 124 if the
+# host-side timeout killed qemu; 125 if qemu ended without "@@EXIT" (panic,
+# bad kernel, qemu error).
+set -euo pipefail
+
+prog=run-vm.sh
+die() { echo "$prog: error: $*" >&2; exit 125; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+kernel='' initrd='' smp=2 mem=2048 limit=300 icount=0 log=''
+words=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel|--initrd|--smp|--mem|--timeout|--log)
+		[ $# -ge 2 ] || die "$1 needs a value"
+		case "$1" in
+		--kernel) kernel=$2 ;; --initrd) initrd=$2 ;; --smp) smp=$2 ;;
+		--mem) mem=$2 ;; --timeout) limit=$2 ;; --log) log=$2 ;;
+		esac
+		shift 2 ;;
+	--icount) icount=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; words=("$@"); break ;;
+	*) die "unknown argument '$1' (see $0 --help)" ;;
+	esac
+done
+
+[ -n "$kernel" ] || die "--kernel VMLINUZ is required"
+[ -n "$initrd" ] || die "--initrd CPIO is required"
+[ -f "$kernel" ] || die "$kernel: no such file"
+[ -f "$initrd" ] || die "$initrd: no such file"
+for v in smp mem limit; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v/limit/timeout} must be a positive integer, got '${!v}'"
+done
+for w in "${words[@]}"; do
+	[[ $w =~ ^[^[:space:]\"\']+$ ]] || die "bad kernel command-line word '$w'"
+done
+qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found (tests/setup-deps.sh installs it)"
+
+append="console=ttyS0 quiet panic=-1"
+qargs=(-machine q35 -cpu max -smp "$smp" -m "$mem" -accel 'tcg,thread=single'
+	-nodefaults -no-user-config -display none -serial stdio -no-reboot)
+if [ "$icount" = 1 ]; then
+	qargs+=(-icount 'shift=2,sleep=off,align=off' -seed 1)
+	append+=" nokaslr"
+fi
+append+=" timeout=$limit"
+[ ${#words[@]} -eq 0 ] || append+=" ${words[*]}"
+qargs+=(-kernel "$kernel" -initrd "$initrd" -append "$append")
+
+tmp=$(mktemp -d)
+qpid=
+cleanup() {
+	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [ -n "$log" ]; then
+	: > "$log" || die "cannot write $log"
+fi
+
+mkfifo "$tmp/console"
+t0=$EPOCHREALTIME
+# coreutils timeout: TERM after limit + 60 s (qemu exits on it), KILL 10 s later.
+timeout -k 10 $((limit + 60)) "$qemu" "${qargs[@]}" < /dev/null > "$tmp/console" &
+qpid=$!
+
+exit_code='' boot_t='' exit_t='' wdpid=''
+exec 3< "$tmp/console"
+while IFS= read -r -u 3 line || [ -n "$line" ]; do
+	line=${line//$'\r'/}
+	printf '%s\n' "$line"
+	[ -z "$log" ] || printf '%s\n' "$line" >> "$log"
+	case "$line" in
+	@@BOOT\ *) [ -n "$boot_t" ] || boot_t=$EPOCHREALTIME ;;
+	@@EXIT\ *)
+		if [ -z "$exit_code" ]; then
+			n=${line#@@EXIT }; n=${n%% *}
+			[[ $n =~ ^[0-9]+$ ]] && exit_code=$n || exit_code=125
+			exit_t=$EPOCHREALTIME
+			# The guest powers off right away; do not wait for a hung one.
+			( sleep 20; kill "$qpid" 2>/dev/null ) </dev/null >/dev/null 2>&1 &
+			wdpid=$!
+		fi ;;
+	esac
+	line=
+done
+exec 3<&-
+rc=0
+wait "$qpid" || rc=$?
+qpid=
+[ -z "$wdpid" ] || kill "$wdpid" 2>/dev/null || true
+t1=$EPOCHREALTIME
+
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+summary="smp=$smp icount=$icount"
+[ -z "$boot_t" ] || summary+=" boot=$(secs "$t0" "$boot_t")s"
+[ -z "$exit_t" ] || summary+=" exit=$(secs "$t0" "$exit_t")s"
+summary+=" total=$(secs "$t0" "$t1")s"
+if [ -n "$exit_code" ]; then
+	echo "$prog: @@EXIT $exit_code; $summary" >&2
+	exit "$exit_code"
+elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "$prog: host timeout ($((limit + 60)) s) expired, qemu killed; $summary" >&2
+	exit 124
+else
+	echo "$prog: qemu exited (status $rc) without @@EXIT; $summary" >&2
+	exit 125
+fi
