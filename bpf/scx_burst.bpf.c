@@ -220,11 +220,18 @@ static __always_inline u32 active_policy(void)
 	       BURST_POLICY_DEADLINE : BURST_POLICY_BURST;
 }
 
+/*
+ * Table indexes are masked instead of compared: clang may check one copy
+ * of an index and load with another, which the verifier cannot follow,
+ * and a mask after a compare gets optimised away.  The table sizes are
+ * powers of two; indexes come from the kernel or the daemon's topology.
+ */
+#define CPU_IDX(i)	((u32)(i) & (BURST_MAX_CPUS - 1))
+#define LLC_IDX(i)	((u32)(i) & (BURST_MAX_LLCS - 1))
+
 static __always_inline u32 llc_of(s32 cpu)
 {
-	if (cpu < 0 || cpu >= BURST_MAX_CPUS)
-		return 0;
-	return cpu_llc[cpu];
+	return cpu_llc[CPU_IDX(cpu)];
 }
 
 static __always_inline u64 llc_dsq(u32 policy, u32 llc)
@@ -363,8 +370,8 @@ static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu)
 	    scx_bpf_test_and_clear_cpu_idle(prev_cpu))
 		return prev_cpu;
 
-	if (smt_enabled && prev_cpu >= 0 && prev_cpu < BURST_MAX_CPUS) {
-		sib = cpu_sibling[prev_cpu];
+	if (smt_enabled) {
+		sib = cpu_sibling[CPU_IDX(prev_cpu)];
 		if (sib >= 0 && bpf_cpumask_test_cpu(sib, allowed) &&
 		    scx_bpf_test_and_clear_cpu_idle(sib))
 			return sib;
@@ -421,10 +428,8 @@ static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 	s32 victim = -1;
 	u64 latest = deadline;
 
-	if (llc >= BURST_MAX_LLCS)
-		return false;
-	first = llc_first[llc];
-	nr = llc_nr[llc];
+	first = llc_first[LLC_IDX(llc)];
+	nr = llc_nr[LLC_IDX(llc)];
 	if (nr > PREEMPT_SCAN_MAX)
 		nr = PREEMPT_SCAN_MAX;
 
@@ -433,9 +438,7 @@ static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 		u32 idx = first + i;
 		s32 c;
 
-		if (idx >= BURST_MAX_CPUS)
-			break;
-		c = llc_cpus[idx];
+		c = llc_cpus[CPU_IDX(idx)];
 		if (!bpf_cpumask_test_cpu(c, p->cpus_ptr))
 			continue;
 		cctx = cpu_ctx(c);
@@ -829,9 +832,7 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 		ret = create_mask(&scratch_masks, i);
 		if (ret)
 			return ret;
-		if (i >= BURST_MAX_CPUS)
-			break;
-		llc = cpu_llc[i];
+		llc = cpu_llc[CPU_IDX(i)];
 		m = bpf_map_lookup_elem(&llc_masks, &llc);
 		if (!m)
 			return -ENOENT;

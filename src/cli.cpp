@@ -24,7 +24,7 @@ const char *policy_name(uint32_t policy)
 	}
 }
 
-void add_options(CLI::App &app, Options &o)
+CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 {
 	app.add_option("--policy", o.policy,
 		       "burst: BORE burst-scored vtime; deadline: BFS virtual deadlines")
@@ -67,6 +67,21 @@ void add_options(CLI::App &app, Options &o)
 		->check(CLI::Range((uint32_t)0, (uint32_t)BURST_EXIT_DUMP_MAX))
 		->capture_default_str();
 	app.add_flag("-v,--verbose", o.verbose, "more logs (twice: libbpf debug)");
+	app.add_option("--ctl-socket", o.ctl_socket,
+		       "control socket of the daemon (mode 0600)")
+		->capture_default_str();
+	app.add_option("--monitor", o.monitor_s,
+		       "stream a running daemon's stats every SECONDS; loads nothing")
+		->check(CLI::Range(0.05, 3600.0));
+
+	CLI::App *sub = app.add_subcommand(
+		"ctl", "talk to a running daemon: get | set key=value... | stats | stats_meta");
+	sub->add_option("verb", ctl.verb, "get, set, stats or stats_meta")
+		->required()
+		->check(CLI::IsMember({"get", "set", "stats", "stats_meta"}));
+	sub->add_option("assignments", ctl.assignments,
+			"for set: policy=deadline rr_interval_ms=4 ...");
+	return sub;
 }
 
 burst_tunables make_tunables(const Options &o)

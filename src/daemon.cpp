@@ -11,6 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "scx_burst/ctl.hpp"
 #include "scx_burst/scheduler.hpp"
 #include "scx_burst/sysfs.hpp"
 #include "scx_burst/tasks.hpp"
@@ -71,32 +72,76 @@ void report_stats(const Options &opts, const Scheduler &sched,
 		print_stats_table(std::cout, ctx, delta, tp);
 }
 
+// The control socket's view of the running scheduler.
+class Backend : public CtlBackend {
+public:
+	Backend(Scheduler &sched, Clock::time_point start, uint64_t &switches)
+		: sched_(sched), start_(start), switches_(switches) {}
+
+	burst_tunables get() override { return sched_.tunables(); }
+
+	void set(const burst_tunables &t) override
+	{
+		burst_tunables old = sched_.tunables();
+		sched_.set_tunables(t);
+		if (old.policy != t.policy) {
+			switches_++;
+			spdlog::info("policy switched: {} -> {}", policy_name(old.policy),
+				     policy_name(t.policy));
+		}
+		spdlog::info("settings: {}", settings_json(t).dump());
+	}
+
+	nlohmann::json stats() override
+	{
+		StatsContext ctx;
+		ctx.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+		ctx.interval_s = ctx.elapsed_s;
+		ctx.policy = policy_name(sched_.tunables().policy);
+		auto j = stats_json(ctx, sched_.read_stats());
+		j["policy_switches"] = switches_;
+		return j;
+	}
+
+private:
+	Scheduler &sched_;
+	Clock::time_point start_;
+	uint64_t &switches_;
+};
+
 enum class Outcome { UserStop, KernelExit };
 
 // Runs one loaded and attached scheduler until a signal or its ejection.
-Outcome watch(const Options &opts, Scheduler &sched, const SignalFd &sig)
+Outcome watch(const Options &opts, Scheduler &sched, const SignalFd &sig,
+	      CtlServer &ctl, uint64_t &switches)
 {
 	auto start = Clock::now();
+	Backend backend(sched, start, switches);
+	std::vector<pollfd> fds;
 	auto interval = std::chrono::duration<double>(opts.stats_interval_s);
 	auto next = start + std::chrono::duration_cast<Clock::duration>(interval);
 	StatsSample prev = sched.read_stats();
 	auto prev_at = start;
 
 	for (;;) {
-		pollfd pfd{sig.fd(), POLLIN, 0};
+		fds.assign(1, pollfd{sig.fd(), POLLIN, 0});
+		ctl.add_pollfds(fds);
 		int timeout_ms = 100;
 		if (opts.stats_interval_s > 0) {
 			auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
 				next - Clock::now()).count();
 			timeout_ms = std::clamp<long>(left, 0, 100);
 		}
-		if (poll(&pfd, 1, timeout_ms) > 0) {
-			int signo = sig.take();
-			if (signo) {
-				spdlog::info("received {}, unregistering the scheduler",
-					     strsignal(signo));
-				return Outcome::UserStop;
+		if (poll(fds.data(), fds.size(), timeout_ms) > 0) {
+			if (fds[0].revents) {
+				int signo = sig.take();
+				if (signo) {
+					spdlog::info("received {}, unregistering the scheduler",
+						     strsignal(signo));
+					return Outcome::UserStop;
+				}
 			}
+			ctl.serve(fds, backend);
 		}
 		if (sched.exited())
 			return Outcome::KernelExit;
@@ -133,10 +178,94 @@ void log_exit(const ExitInfo &ei, bool error)
 
 }  // namespace
 
+int run_monitor(const Options &opts)
+{
+	nlohmann::json req = {{"req", "stats"}};
+	auto first = ctl_request(opts.ctl_socket, req);
+	if (!first) {
+		spdlog::error("{}", first.error().msg);
+		return 1;
+	}
+	StatsSample prev = sample_from_json((*first)["args"]["resp"]);
+	double prev_t = (*first)["args"]["resp"].value("elapsed_s", 0.0);
+	for (;;) {
+		usleep((useconds_t)(opts.monitor_s * 1e6));
+		auto r = ctl_request(opts.ctl_socket, req);
+		if (!r) {
+			spdlog::error("{}", r.error().msg);
+			return 1;
+		}
+		const auto &resp = (*r)["args"]["resp"];
+		if ((*r).value("errno", 0) != 0) {
+			spdlog::error("daemon: {}", resp.dump());
+			return 1;
+		}
+		StatsSample cur = sample_from_json(resp);
+		StatsContext ctx;
+		ctx.elapsed_s = resp.value("elapsed_s", 0.0);
+		ctx.interval_s = ctx.elapsed_s - prev_t;
+		ctx.policy = resp.value("policy", "");
+		StatsSample d = stats_delta(cur, prev);
+		if (opts.json) {
+			auto j = stats_json(ctx, d);
+			j["policy_switches"] = resp.value("policy_switches", 0);
+			std::cout << j.dump() << std::endl;
+		} else {
+			print_stats_table(std::cout, ctx, d);
+		}
+		prev = std::move(cur);
+		prev_t = ctx.elapsed_s;
+	}
+}
+
+int run_ctl(const Options &opts, const CtlCommand &cmd)
+{
+	nlohmann::json req = {{"req", cmd.verb}};
+	if (cmd.verb == "set") {
+		auto args = parse_assignments(cmd.assignments);
+		if (!args) {
+			spdlog::error("{}", args.error().msg);
+			return 1;
+		}
+		req["args"] = *args;
+	} else if (!cmd.assignments.empty()) {
+		spdlog::error("ctl {} takes no key=value arguments", cmd.verb);
+		return 1;
+	}
+	auto r = ctl_request(opts.ctl_socket, req);
+	if (!r) {
+		spdlog::error("{}", r.error().msg);
+		return 1;
+	}
+	const auto &resp = (*r)["args"]["resp"];
+	if (r->value("errno", 0) != 0) {
+		spdlog::error("{} (errno {})", resp.is_string() ? resp.get<std::string>() :
+								  resp.dump(),
+			      r->value("errno", 0));
+		return 1;
+	}
+	if (cmd.verb == "get" || cmd.verb == "set") {
+		for (auto &[k, v] : resp.items())
+			std::cout << k << "=" << (v.is_string() ? v.get<std::string>() : v.dump())
+				  << "\n";
+		std::cout << std::flush;
+	} else {
+		std::cout << resp.dump(opts.json ? -1 : 2) << std::endl;
+	}
+	return 0;
+}
+
 int run_daemon(const Options &opts)
 {
 	if (auto r = check_root(); !r) {
 		spdlog::error("{}", r.error().msg);
+		return 1;
+	}
+	// The control socket's lock first: a second daemon is refused with
+	// that reason, not with "another scheduler is active".
+	auto ctl = CtlServer::listen(opts.ctl_socket);
+	if (!ctl) {
+		spdlog::error("{}", ctl.error().msg);
 		return 1;
 	}
 	if (auto r = check_sched_ext(); !r) {
@@ -145,6 +274,7 @@ int run_daemon(const Options &opts)
 	}
 
 	SignalFd sig;
+	uint64_t switches = 0;
 	if (sig.fd() < 0) {
 		spdlog::error("signalfd: {}", strerror(errno));
 		return 1;
@@ -169,11 +299,12 @@ int run_daemon(const Options &opts)
 			spdlog::error("{}", r.error().msg);
 			return 1;
 		}
-		spdlog::info("scheduler enabled: ops={} policy={} cpus={} llcs={} smt={}",
-			     sched_ext_ops(), opts.policy, topo->online.size(),
-			     topo->nr_llcs, topo->smt ? "on" : "off");
+		spdlog::info("scheduler enabled: ops={} policy={} cpus={} llcs={} smt={} ctl={}",
+			     sched_ext_ops(), policy_name(cfg.tunables.policy),
+			     topo->online.size(), topo->nr_llcs, topo->smt ? "on" : "off",
+			     opts.ctl_socket);
 
-		Outcome out = watch(opts, *sched, sig);
+		Outcome out = watch(opts, *sched, sig, *ctl, switches);
 		// Keep the settings changed at runtime across a restart.
 		cfg.tunables = sched->tunables();
 		sched->detach();

@@ -20,15 +20,19 @@ constexpr size_t kTailKeep = 200;
 
 int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[4096];
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	std::string line(buf, n > 0 ? std::min<size_t>(n, sizeof(buf) - 1) : 0);
+	// The verifier log arrives as one message of up to megabytes.
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(nullptr, 0, fmt, ap2);
+	va_end(ap2);
+	std::string line(n > 0 ? n : 0, '\0');
+	if (n > 0)
+		vsnprintf(line.data(), n + 1, fmt, ap);
 
 	while (!line.empty() && line.back() == '\n')
 		line.pop_back();
 	{
 		std::lock_guard<std::mutex> g(g_tail_lock);
-		// The verifier log arrives as one large message: keep lines.
 		size_t start = 0;
 		while (start <= line.size()) {
 			size_t nl = line.find('\n', start);

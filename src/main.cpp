@@ -12,18 +12,23 @@
 int main(int argc, char **argv)
 {
 	scx_burst::Options opts;
+	scx_burst::CtlCommand ctl;
 	CLI::App app{"scx_burst: a sched_ext scheduler that orders tasks by "
 		     "burst time (BORE) or BFS virtual deadlines.\n"
 		     "Design notes: bpf/scx_burst.bpf.c (top of file), docs/.",
 		     "scx_burst"};
 
 	app.set_version_flag("-V,--version", "scx_burst " SCX_BURST_VERSION);
-	scx_burst::add_options(app, opts);
+	CLI::App *ctl_cmd = scx_burst::add_options(app, opts, ctl);
 	app.failure_message([](const CLI::App *, const CLI::Error &e) {
 		return std::string("scx_burst: error: ") + e.what() + "\n";
 	});
 	CLI11_PARSE(app, argc, argv);
 
 	scx_burst::setup_logging(opts.verbose);
+	if (ctl_cmd->parsed())
+		return scx_burst::run_ctl(opts, ctl);
+	if (opts.monitor_s > 0)
+		return scx_burst::run_monitor(opts);
 	return scx_burst::run_daemon(opts);
 }

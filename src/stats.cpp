@@ -137,6 +137,21 @@ nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
 	return j;
 }
 
+StatsSample sample_from_json(const nlohmann::json &j)
+{
+	StatsSample s;
+	if (!j.contains("cpus") || !j["cpus"].is_array())
+		return s;
+	for (const auto &c : j["cpus"]) {
+		Counters cnt{};
+		for (size_t k = 0; k < cnt.size(); k++)
+			cnt[k] = c.value(kStatMeta[k].name, (uint64_t)0);
+		s.cpus.push_back(c.value("cpu", -1));
+		s.per_cpu.push_back(cnt);
+	}
+	return s;
+}
+
 nlohmann::json stats_meta_json()
 {
 	nlohmann::json j = nlohmann::json::object();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -25,10 +26,19 @@ struct Options {
 	bool debug_tasks = false;
 	int verbose = 0;
 	uint32_t exit_dump_len = 0;	// 0: the kernel's default
+	std::string ctl_socket = "/run/scx_burst/ctl.sock";
+	double monitor_s = 0;		// >0: only watch a running daemon
 };
 
-// Registers every option on @app, with the range checks.
-void add_options(CLI::App &app, Options &opts);
+// `scx_burst ctl ...`: a request to a running daemon.
+struct CtlCommand {
+	std::string verb;			// get, set, stats, stats_meta
+	std::vector<std::string> assignments;	// for set: key=value
+};
+
+// Registers every option on @app, with the range checks, and the ctl
+// subcommand; returns the subcommand.
+CLI::App *add_options(CLI::App &app, Options &opts, CtlCommand &ctl);
 
 // Policy name <-> enum burst_policy; -1 for an unknown name.
 int policy_from_name(const std::string &name);

@@ -66,6 +66,9 @@ void print_stats_table(std::ostream &out, const StatsContext &ctx,
 nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
 			  const std::vector<TaskRow> *tasks = nullptr);
 
+// The per-CPU counters of a stats_json() object (inverse of stats_json).
+StatsSample sample_from_json(const nlohmann::json &j);
+
 // Descriptions of every counter, for stats_meta and --help-stats.
 nlohmann::json stats_meta_json();
 

@@ -13,7 +13,8 @@ int parse(std::vector<std::string> args, Options &o, std::string *err = nullptr)
 {
 	CLI::App app{"test", "scx_burst"};
 	app.set_version_flag("-V,--version", "scx_burst test");
-	scx_burst::add_options(app, o);
+	scx_burst::CtlCommand ctl;
+	scx_burst::add_options(app, o, ctl);
 	std::reverse(args.begin(), args.end());
 	try {
 		app.parse(args);
@@ -100,7 +101,8 @@ TEST(Cli, VersionAndHelpExit)
 	// CLI11 reports --version and --help as "successful" parse errors
 	CLI::App app{"test", "scx_burst"};
 	app.set_version_flag("-V,--version", "scx_burst 1");
-	scx_burst::add_options(app, o);
+	scx_burst::CtlCommand ctl;
+	scx_burst::add_options(app, o, ctl);
 	try {
 		app.parse(std::vector<std::string>{"-V"});
 		FAIL() << "--version did not stop parsing";

@@ -1,0 +1,84 @@
+# Foundation scenario: scx_burst under stress, burst scores, clean and
+# forced exits, refused bad input.  Assertions are made on the host.
+. /scenarios/lib.sh
+ncpu=$(nproc)
+tag NCPU $ncpu
+tag STATE_BEFORE $(state)
+
+# --- bad input never loads anything -------------------------------------
+seq0=$(enable_seq)
+scx_burst --slice-us 5 > /tmp/bad1.out 2> /tmp/bad1.err
+tag BAD_RANGE_RC $?
+send_file BAD_RANGE_ERR /tmp/bad1.err
+scx_burst --slice-us 0xZZ > /tmp/bad2.out 2> /tmp/bad2.err
+tag BAD_VALUE_RC $?
+send_file BAD_VALUE_ERR /tmp/bad2.err
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+su -s /bin/sh nobody -c 'scx_burst --stats 0' > /tmp/bad3.out 2> /tmp/bad3.err
+tag NOT_ROOT_RC $?
+send_file NOT_ROOT_ERR /tmp/bad3.err
+tag SEQ_AFTER_BAD $seq0 $(enable_seq)
+tag STATE_AFTER_BAD $(state)
+
+# --- run under stress ---------------------------------------------------
+scx_burst --stats 1 --json --debug-tasks > /tmp/run.out 2> /tmp/run.err &
+daemon=$!
+if wait_state enabled 30; then tag ENABLED yes; else tag ENABLED no; fi
+tag OPS $(cat $SCX/root/ops 2>/dev/null)
+
+# a second instance must refuse and leave the first alone
+scx_burst --stats 0 > /tmp/second.out 2> /tmp/second.err
+tag SECOND_RC $?
+send_file SECOND_ERR /tmp/second.err
+
+# interactive probe first, hogs once its threads exist
+cyclictest --policy=other -t $ncpu -i 1000 -D 14 -q > /tmp/cyc.out 2>&1 &
+cyc=$!
+sleep 1
+tag LOAD_START $(cut -d' ' -f1 /proc/uptime)
+stress-ng --cpu $((2 * ncpu)) --timeout 10 > /tmp/stress.out 2>&1 &
+stress=$!
+sleep 5
+tag STATE_UNDER_LOAD $(state)
+wait $stress
+tag STRESS_RC $?
+tag LOAD_END $(cut -d' ' -f1 /proc/uptime)
+wait $cyc
+sleep 1.5
+
+kill -INT $daemon
+wait $daemon
+tag SIGINT_RC $?
+tag STATE_AFTER_SIGINT $(state)
+send_file RUN_OUT /tmp/run.out
+send_file RUN_ERR /tmp/run.err
+
+# --- SIGKILL: the kernel unregisters the scheduler by itself -------------
+scx_burst --stats 0 > /tmp/kill.out 2> /tmp/kill.err &
+daemon=$!
+wait_state enabled 30 && tag KILL_ENABLED yes
+kill -KILL $daemon
+wait $daemon 2>/dev/null
+if wait_state disabled 20; then tag STATE_AFTER_SIGKILL disabled; else tag STATE_AFTER_SIGKILL $(state); fi
+
+# --- CPU hotplug: the kernel asks for a restart, the daemon reloads -------
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	scx_burst --stats 0 > /tmp/hp.out 2> /tmp/hp.err &
+	daemon=$!
+	wait_state enabled 30
+	seq1=$(enable_seq)
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	wait_line /tmp/hp.err 'scheduler enabled' 1
+	i=0
+	while [ $i -lt 300 ] && [ "$(grep -c 'scheduler enabled' /tmp/hp.err)" -lt 2 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	wait_state enabled 10
+	tag HOTPLUG_STATE $(state) $seq1 $(enable_seq)
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	kill -INT $daemon
+	wait $daemon
+	tag HOTPLUG_RC $?
+	send_file HOTPLUG_ERR /tmp/hp.err
+fi
+exit 0
