@@ -293,6 +293,9 @@ static void charge(struct task_struct *p, struct burst_task_ctx *tctx,
 	tctx->last_charge = now;
 	tctx->burst_ns += delta;
 	tctx->run_ns += delta;
+	/* Deadline policy: what is left of the slice (BFS keeps it). */
+	tctx->slice_left_ns = tctx->slice_left_ns > delta ?
+			      tctx->slice_left_ns - delta : 0;
 	tctx->score = current_score(tctx);
 	tctx->vtime += burst_vtime_delta(delta, p->scx.weight,
 					 task_nice_idx(p), tctx->score);
@@ -337,6 +340,22 @@ static u64 task_key(struct task_struct *p, struct burst_task_ctx *tctx,
 	*slice = tunables.slice_ns;
 	tctx->vtime = burst_vtime_floor(tctx->vtime, vtime_now, *slice);
 	return tctx->vtime;
+}
+
+/* The key task_key() would give @p now, without renewing anything. */
+static u64 peek_key(struct task_struct *p, struct burst_task_ctx *tctx,
+		    u32 policy, u64 now)
+{
+	if (policy == BURST_POLICY_DEADLINE) {
+		u64 rr = tunables.rr_interval_ns;
+
+		if (tctx->slice_left_ns && tctx->slice_left_ns <= rr)
+			return tctx->deadline;
+		if (tctx->flags & BURST_TASK_IDLE_CLASS)
+			return burst_idle_class_deadline(now, task_nice_idx(p), rr);
+		return burst_deadline(now, task_nice_idx(p), rr);
+	}
+	return burst_vtime_floor(tctx->vtime, vtime_now, tunables.slice_ns);
 }
 
 static __always_inline const struct cpumask *llc_mask(u32 llc)
@@ -557,29 +576,38 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 		try_preempt(p, tctx, policy, key, cpu);
 }
 
-/* Move the earlier head of @a and @b to the local queue; ties go to @a. */
-static bool move_earliest(u64 a, u64 b, u32 stat_a, u32 stat_b)
+/*
+ * Move the earlier head of @a and @b to the local queue; ties go to @a.
+ * With @prev_key, a head must be strictly earlier than the running task
+ * (which the kernel has not re-queued yet) to replace it: returns false
+ * then, and the caller keeps the previous task.
+ */
+static __always_inline bool move_earliest(u64 a, u64 b, u32 stat_a, u32 stat_b,
+					  bool have_prev, u64 prev_key)
 {
 	struct task_struct *ta = burst_dsq_peek(a);
 	struct task_struct *tb = burst_dsq_peek(b);
+	struct task_struct *head = NULL;
+	bool from_a = false;
 
 	if (ta && (!tb || !time_before(tb->scx.dsq_vtime, ta->scx.dsq_vtime))) {
-		if (scx_bpf_dsq_move_to_local(a)) {
-			stat_inc(stat_a);
-			return true;
-		}
+		head = ta;
+		from_a = true;
+	} else if (tb) {
+		head = tb;
 	}
-	if (tb && scx_bpf_dsq_move_to_local(b)) {
-		stat_inc(stat_b);
+	if (!head)
+		return false;
+	if (have_prev && !time_before(head->scx.dsq_vtime, prev_key))
+		return false;
+
+	if (scx_bpf_dsq_move_to_local(from_a ? a : b)) {
+		stat_inc(from_a ? stat_a : stat_b);
 		return true;
 	}
-	/* Lost a race for a peeked head: take whatever is there. */
-	if (scx_bpf_dsq_move_to_local(a)) {
-		stat_inc(stat_a);
-		return true;
-	}
-	if (scx_bpf_dsq_move_to_local(b)) {
-		stat_inc(stat_b);
+	/* Lost a race for the peeked head: take whatever is there. */
+	if (scx_bpf_dsq_move_to_local(from_a ? b : a)) {
+		stat_inc(from_a ? stat_b : stat_a);
 		return true;
 	}
 	return false;
@@ -617,30 +645,40 @@ void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 policy = active_policy(), old = !policy;
 	u32 llc = llc_of(cpu);
+	struct burst_task_ctx *ptctx = NULL;
+	u64 now = burst_now(), prev_key = 0, slice;
 
 	/* Leftovers of the policy that was active before a switch. */
 	if ((scx_bpf_dsq_nr_queued(cpu_dsq(old, cpu)) ||
 	     scx_bpf_dsq_nr_queued(llc_dsq(old, llc))) &&
 	    move_earliest(cpu_dsq(old, cpu), llc_dsq(old, llc),
-			  BURST_STAT_dispatch_drain, BURST_STAT_dispatch_drain))
+			  BURST_STAT_dispatch_drain, BURST_STAT_dispatch_drain,
+			  false, 0))
 		return;
+
+	/*
+	 * A previous task that still wants to run competes with the queue
+	 * heads under its up-to-date key, as if it had been re-queued.
+	 */
+	if (prev && (prev->scx.flags & SCX_TASK_QUEUED)) {
+		ptctx = task_ctx(prev);
+		if (ptctx) {
+			charge(prev, ptctx, now, stats_here());
+			prev_key = peek_key(prev, ptctx, policy, now);
+		}
+	}
 
 	if (move_earliest(cpu_dsq(policy, cpu), llc_dsq(policy, llc),
-			  BURST_STAT_dispatch_local, BURST_STAT_dispatch_shared))
+			  BURST_STAT_dispatch_local, BURST_STAT_dispatch_shared,
+			  ptctx, prev_key))
 		return;
 
-	if (nr_llcs > 1 && (steal(policy, llc) || steal(old, llc)))
+	if (!ptctx && nr_llcs > 1 && (steal(policy, llc) || steal(old, llc)))
 		return;
 
-	/* Nothing else wants this CPU: let the previous task go on. */
-	if (prev && (prev->scx.flags & SCX_TASK_QUEUED)) {
-		struct burst_task_ctx *tctx = task_ctx(prev);
-		u64 slice = tunables.slice_ns;
-
-		if (tctx && policy == BURST_POLICY_DEADLINE) {
-			tctx->slice_left_ns = prev->scx.slice;
-			task_key(prev, tctx, policy, burst_now(), &slice);
-		}
+	/* The previous task is the earliest, or nothing else is queued. */
+	if (ptctx) {
+		task_key(prev, ptctx, policy, now, &slice);
 		prev->scx.slice = slice;
 		stat_inc(BURST_STAT_keep_running);
 	}
@@ -700,9 +738,14 @@ void BPF_STRUCT_OPS(burst_stopping, struct task_struct *p, bool runnable)
 	if (!tctx)
 		return;
 	charge(p, tctx, burst_now(), stats_here());
-	/* The kernel counts the slice down; what is left is kept (BFS). */
-	tctx->slice_left_ns = active_policy() == BURST_POLICY_DEADLINE ?
-			      p->scx.slice : 0;
+	/*
+	 * charge() counted the slice down, so a task preempted or put to
+	 * sleep keeps the rest (the kernel zeroes p->scx.slice on a preempt
+	 * kick, so that is not the measure).  The burst policy restarts
+	 * slices, so a later switch to deadline starts with a renewal.
+	 */
+	if (active_policy() != BURST_POLICY_DEADLINE)
+		tctx->slice_left_ns = 0;
 }
 
 void BPF_STRUCT_OPS(burst_quiescent, struct task_struct *p, u64 deq_flags)

@@ -75,12 +75,14 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		->check(CLI::Range(0.05, 3600.0));
 
 	CLI::App *sub = app.add_subcommand(
-		"ctl", "talk to a running daemon: get | set key=value... | stats | stats_meta");
-	sub->add_option("verb", ctl.verb, "get, set, stats or stats_meta")
+		"ctl", "talk to a running daemon: get | set key=value... | stats | "
+		       "stats_meta | raw 'JSON'");
+	sub->fallthrough();	/* ctl stats --json, ctl get --ctl-socket P */
+	sub->add_option("verb", ctl.verb, "get, set, stats, stats_meta or raw")
 		->required()
-		->check(CLI::IsMember({"get", "set", "stats", "stats_meta"}));
+		->check(CLI::IsMember({"get", "set", "stats", "stats_meta", "raw"}));
 	sub->add_option("assignments", ctl.assignments,
-			"for set: policy=deadline rr_interval_ms=4 ...");
+			"for set: policy=deadline rr_interval_ms=4 ...; for raw: one request line");
 	return sub;
 }
 

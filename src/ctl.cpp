@@ -212,10 +212,15 @@ bool send_all(int fd, const std::string &s)
 
 Result<json> ctl_request(const std::string &socket_path, const json &req)
 {
+	return ctl_request_line(socket_path, req.dump());
+}
+
+Result<json> ctl_request_line(const std::string &socket_path, const std::string &text)
+{
 	auto fd = connect_to(socket_path);
 	if (!fd)
 		return std::unexpected(fd.error());
-	std::string line = req.dump() + "\n", reply;
+	std::string line = text + "\n", reply;
 	if (!send_all(*fd, line)) {
 		close(*fd);
 		return fail("failed to send the request: " + std::string(strerror(errno)));

@@ -221,6 +221,18 @@ int run_monitor(const Options &opts)
 int run_ctl(const Options &opts, const CtlCommand &cmd)
 {
 	nlohmann::json req = {{"req", cmd.verb}};
+	if (cmd.verb == "raw") {
+		std::string line;
+		for (const auto &w : cmd.assignments)
+			line += (line.empty() ? "" : " ") + w;
+		auto r = ctl_request_line(opts.ctl_socket, line);
+		if (!r) {
+			spdlog::error("{}", r.error().msg);
+			return 1;
+		}
+		std::cout << r->dump() << std::endl;
+		return r->value("errno", 0) ? 1 : 0;
+	}
 	if (cmd.verb == "set") {
 		auto args = parse_assignments(cmd.assignments);
 		if (!args) {

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include <bpf/bpf.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -17,7 +18,7 @@ namespace scx_burst {
 namespace {
 
 #ifndef PIDFD_THREAD
-#define PIDFD_THREAD 0200000	/* O_EXCL: a pidfd for a thread, 6.9+ */
+#define PIDFD_THREAD O_EXCL	/* a pidfd for any thread, 6.9+ */
 #endif
 
 int pidfd_open_thread(int tid)

@@ -54,6 +54,9 @@ nlohmann::json ctl_error(int err, const std::string &msg);
 // Client: sends @req and returns the reply object.
 Result<nlohmann::json> ctl_request(const std::string &socket_path,
 				   const nlohmann::json &req);
+// The same with a request line as given (for `ctl raw`).
+Result<nlohmann::json> ctl_request_line(const std::string &socket_path,
+					const std::string &line);
 
 // Parses "key=value" words into a set request's args (numbers stay
 // numbers, true/false become booleans, anything else a string).

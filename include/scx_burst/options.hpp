@@ -32,7 +32,7 @@ struct Options {
 
 // `scx_burst ctl ...`: a request to a running daemon.
 struct CtlCommand {
-	std::string verb;			// get, set, stats, stats_meta
+	std::string verb;			// get, set, stats, stats_meta, raw
 	std::vector<std::string> assignments;	// for set: key=value
 };
 

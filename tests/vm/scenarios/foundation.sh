@@ -26,10 +26,14 @@ daemon=$!
 if wait_state enabled 30; then tag ENABLED yes; else tag ENABLED no; fi
 tag OPS $(cat $SCX/root/ops 2>/dev/null)
 
-# a second instance must refuse and leave the first alone
+# a second daemon must refuse and leave the first alone; so must any
+# start while another sched_ext scheduler is active (own socket path)
 scx_burst --stats 0 > /tmp/second.out 2> /tmp/second.err
 tag SECOND_RC $?
 send_file SECOND_ERR /tmp/second.err
+scx_burst --stats 0 --ctl-socket /tmp/other.sock > /tmp/other.out 2> /tmp/other.err
+tag OTHER_RC $?
+send_file OTHER_ERR /tmp/other.err
 
 # interactive probe first, hogs once its threads exist
 cyclictest --policy=other -t $ncpu -i 1000 -D 14 -q > /tmp/cyc.out 2>&1 &
@@ -76,6 +80,11 @@ if [ -w /sys/devices/system/cpu/cpu1/online ]; then
 	wait_state enabled 10
 	tag HOTPLUG_STATE $(state) $seq1 $(enable_seq)
 	echo 1 > /sys/devices/system/cpu/cpu1/online
+	i=0
+	while [ $i -lt 300 ] && [ "$(grep -c 'scheduler enabled' /tmp/hp.err)" -lt 3 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	wait_state enabled 10
 	kill -INT $daemon
 	wait $daemon
 	tag HOTPLUG_RC $?
