@@ -361,6 +361,18 @@ TEST_P(Vm, DeadlineAndControl)
 			EXPECT_EQ(r2, r1) << l;
 		}
 	}
+	// --monitor: JSON lines from the running daemon, nothing loaded
+	{
+		auto mon = json_lines(r.all("MON_OUT"));
+		EXPECT_GE(mon.size(), 3u) << r.joined("MON_OUT") << r.joined("MON_ERR");
+		for (const auto &m : mon) {
+			EXPECT_EQ(m["cpus"].size(), (size_t)ncpu);
+			EXPECT_TRUE(m.contains("policy_switches"));
+			expect_totals_add_up(m);
+			EXPECT_GT(m["total"]["runs"].get<uint64_t>(), 0u);
+		}
+		EXPECT_TRUE(contains(r.joined("MON_TABLE"), "total")) << r.joined("MON_TABLE");
+	}
 	EXPECT_EQ(r.one("SW_TUNABLES"), "0") << r.joined("SW_TUN");
 	for (const char *kv : {"rr_interval_ms=4", "slice_us=3000", "burst_penalty_offset=16",
 			       "burst_penalty_scale=1500", "burst_smoothness=2",

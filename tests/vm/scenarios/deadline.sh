@@ -91,6 +91,12 @@ for pol in deadline burst deadline burst deadline burst; do
 	tag SW_GET $pol $(scx_burst ctl get | grep '^policy=')
 	sleep 0.5
 done
+# --monitor streams the running daemon's stats without loading anything
+timeout 2.4 scx_burst --monitor 0.5 --json > /tmp/mon.out 2> /tmp/mon.err
+send_file MON_OUT /tmp/mon.out
+send_file MON_ERR /tmp/mon.err
+timeout 3 scx_burst --monitor 1 > /tmp/mont.out 2>&1
+send_file MON_TABLE /tmp/mont.out
 scx_burst ctl set rr_interval_ms=4 slice_us=3000 burst_penalty_offset=16 burst_penalty_scale=1500 burst_smoothness=2 preempt_margin=4 > /tmp/tun.out 2>&1
 tag SW_TUNABLES $?
 send_file SW_TUN /tmp/tun.out
