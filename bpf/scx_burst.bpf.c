@@ -109,7 +109,17 @@ struct burst_tunables tunables = {
 	.burst_penalty_scale	= BURST_DFL_PENALTY_SCALE,
 	.burst_smoothness	= BURST_DFL_SMOOTHNESS,
 	.preempt_margin		= BURST_DFL_PREEMPT_MARGIN,
+	.overflow_hold_ns	= BURST_DFL_OVERFLOW_HOLD_US * 1000ULL,
 };
+
+/* Primary domain: requested by the daemon, applied by burst_set_domain. */
+struct burst_domain_req domain_req;
+u32 primary_enabled;		/* a domain is in force */
+u64 saturated_since;		/* domain full with work waiting since then */
+u32 overflow;			/* saturated for longer than the hold time */
+
+#define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
+private(PRIMARY) struct bpf_cpumask __kptr *primary_mask;
 
 /* Read by the daemon. */
 struct burst_exit_info exit_info;
@@ -157,12 +167,17 @@ struct {
 	__type(value, struct mask_ctx);
 } llc_masks SEC(".maps");
 
-/* CPU -> scratch cpumask for that CPU's own use. */
+/* CPU -> scratch cpumasks for that CPU's own use. */
+struct scratch_ctx {
+	struct bpf_cpumask __kptr *llc;		/* candidates in one LLC */
+	struct bpf_cpumask __kptr *dom;		/* allowed & primary domain */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, BURST_MAX_CPUS);
 	__type(key, u32);
-	__type(value, struct mask_ctx);
+	__type(value, struct scratch_ctx);
 } scratch_masks SEC(".maps");
 
 /* Parent pid -> smoothed burst of its exited children. */
@@ -365,41 +380,97 @@ static __always_inline const struct cpumask *llc_mask(u32 llc)
 	return m && m->mask ? cast_mask(m->mask) : NULL;
 }
 
-static __always_inline struct bpf_cpumask *scratch_mask(void)
+static __always_inline struct scratch_ctx *scratch(void)
 {
 	u32 cpu = bpf_get_smp_processor_id();
-	struct mask_ctx *m = bpf_map_lookup_elem(&scratch_masks, &cpu);
 
-	return m ? m->mask : NULL;
+	return bpf_map_lookup_elem(&scratch_masks, &cpu);
+}
+
+static __always_inline bool in_primary(s32 cpu)
+{
+	struct bpf_cpumask *pm;
+
+	if (!primary_enabled)
+		return true;
+	pm = primary_mask;
+	return pm && bpf_cpumask_test_cpu(cpu, cast_mask(pm));
 }
 
 /*
- * Find and claim an idle CPU for @p: previous CPU, its SMT sibling, a fully
- * idle core in the previous CPU's LLC, any idle CPU of that LLC, a fully
- * idle core anywhere, any idle CPU.  Returns -1 if all are busy.
+ * The CPUs of the primary domain @p may use, in a scratch mask; NULL when
+ * there is no domain or @p's affinity excludes all of it.
  */
-static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu)
+static __always_inline const struct cpumask *domain_cpus(struct task_struct *p,
+							 struct scratch_ctx *sc)
 {
-	const struct cpumask *allowed = p->cpus_ptr;
+	struct bpf_cpumask *pm, *dom;
+
+	if (!primary_enabled || !sc)
+		return NULL;
+	pm = primary_mask;
+	dom = sc->dom;
+	if (!pm || !dom)
+		return NULL;
+	if (!bpf_cpumask_and(dom, cast_mask(pm), p->cpus_ptr))
+		return NULL;
+	return cast_mask(dom);
+}
+
+/*
+ * The primary domain has no idle CPU for a task that wants it: start or
+ * continue a saturation episode, and overflow once it has lasted longer
+ * than the hold time.  Ended by a domain CPU that finds nothing waiting.
+ */
+static void note_saturated(u64 now, struct burst_stats *st)
+{
+	u64 since = saturated_since;
+
+	if (!since) {
+		saturated_since = now;
+		return;
+	}
+	if (!overflow && now - since >= tunables.overflow_hold_ns) {
+		overflow = 1;
+		stat_add(st, BURST_STAT_saturation, 1);
+	}
+}
+
+static __always_inline void note_idle_capacity(void)
+{
+	if (saturated_since)
+		saturated_since = 0;
+	if (overflow)
+		overflow = 0;
+}
+
+/*
+ * Find and claim an idle CPU for @p among @cpus: previous CPU, its SMT
+ * sibling, a fully idle core in the previous CPU's LLC, any idle CPU of
+ * that LLC, a fully idle core anywhere, any idle CPU.  -1 if all busy.
+ */
+static s32 pick_idle_in(s32 prev_cpu, const struct cpumask *cpus,
+			struct scratch_ctx *sc)
+{
 	const struct cpumask *llc;
 	struct bpf_cpumask *tmp;
 	s32 cpu, sib;
 
-	if (bpf_cpumask_test_cpu(prev_cpu, allowed) &&
+	if (bpf_cpumask_test_cpu(prev_cpu, cpus) &&
 	    scx_bpf_test_and_clear_cpu_idle(prev_cpu))
 		return prev_cpu;
 
 	if (smt_enabled) {
 		sib = cpu_sibling[CPU_IDX(prev_cpu)];
-		if (sib >= 0 && bpf_cpumask_test_cpu(sib, allowed) &&
+		if (sib >= 0 && bpf_cpumask_test_cpu(sib, cpus) &&
 		    scx_bpf_test_and_clear_cpu_idle(sib))
 			return sib;
 	}
 
 	llc = llc_mask(llc_of(prev_cpu));
-	tmp = scratch_mask();
+	tmp = sc ? sc->llc : NULL;
 	if (llc && tmp && nr_llcs > 1) {
-		bpf_cpumask_and(tmp, llc, allowed);
+		bpf_cpumask_and(tmp, llc, cpus);
 		if (smt_enabled) {
 			cpu = scx_bpf_pick_idle_cpu(cast_mask(tmp),
 						    SCX_PICK_IDLE_CORE);
@@ -412,11 +483,46 @@ static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu)
 	}
 
 	if (smt_enabled) {
-		cpu = scx_bpf_pick_idle_cpu(allowed, SCX_PICK_IDLE_CORE);
+		cpu = scx_bpf_pick_idle_cpu(cpus, SCX_PICK_IDLE_CORE);
 		if (cpu >= 0)
 			return cpu;
 	}
-	return scx_bpf_pick_idle_cpu(allowed, 0);
+	return scx_bpf_pick_idle_cpu(cpus, 0);
+}
+
+/*
+ * Idle CPU for @p: inside the primary domain first; outside it only while
+ * the domain overflows, or if @p may not run in the domain at all.
+ * *@saturated tells the caller the domain had no idle CPU for @p.
+ */
+static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu, bool *saturated)
+{
+	struct scratch_ctx *sc = scratch();
+	const struct cpumask *dom = domain_cpus(p, sc);
+	s32 cpu;
+
+	*saturated = false;
+	if (!dom)
+		return pick_idle_in(prev_cpu, p->cpus_ptr, sc);
+
+	cpu = pick_idle_in(prev_cpu, dom, sc);
+	if (cpu >= 0) {
+		stat_inc(BURST_STAT_domain_place);
+		return cpu;
+	}
+	*saturated = true;
+	if (!overflow)
+		return -1;
+	cpu = pick_idle_in(prev_cpu, p->cpus_ptr, sc);
+	if (cpu >= 0)
+		stat_inc(BURST_STAT_overflow_place);
+	return cpu;
+}
+
+/* May @p run in the primary domain (true when there is none)? */
+static __always_inline bool wants_domain(struct task_struct *p)
+{
+	return domain_cpus(p, scratch()) != NULL || !primary_enabled;
 }
 
 /*
@@ -506,6 +612,7 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
 		   u64 wake_flags)
 {
 	struct burst_task_ctx *tctx;
+	bool saturated;
 	u64 slice;
 	s32 cpu;
 
@@ -516,9 +623,21 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
 	if (!tctx)
 		return prev_cpu;
 
-	cpu = pick_idle_cpu(p, prev_cpu);
-	if (cpu < 0)
+	cpu = pick_idle_cpu(p, prev_cpu, &saturated);
+	if (cpu < 0) {
+		/* Stay inside the domain while it does not overflow. */
+		if (saturated && !overflow && !in_primary(prev_cpu)) {
+			struct scratch_ctx *sc = scratch();
+			struct bpf_cpumask *dom = sc ? sc->dom : NULL;
+
+			if (dom) {
+				cpu = bpf_cpumask_any_distribute(cast_mask(dom));
+				if (cpu < nr_cpu_ids)
+					return cpu;
+			}
+		}
 		return prev_cpu;
+	}
 
 	tctx->flags = task_flags(p);
 	task_key(p, tctx, active_policy(), burst_now(), &slice);
@@ -534,6 +653,7 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 	struct burst_task_ctx *tctx;
 	u32 policy = active_policy();
 	s32 cpu = scx_bpf_task_cpu(p), idle;
+	bool saturated;
 	u64 key, slice;
 
 	stat_add(st, BURST_STAT_enqueue, 1);
@@ -553,7 +673,24 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 	tctx->flags = task_flags(p);
 	key = task_key(p, tctx, policy, burst_now(), &slice);
 
-	if (tctx->flags & BURST_TASK_PINNED) {
+	/*
+	 * The last runnable task of this CPU (SCX_OPS_ENQ_LAST) keeps it,
+	 * unless this CPU is outside a primary domain the task may use and the
+	 * domain does not overflow: then it waits for a domain CPU.
+	 */
+	if ((enq_flags & SCX_ENQ_LAST) &&
+	    (in_primary(cpu) || overflow || !wants_domain(p))) {
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+		stat_add(st, BURST_STAT_direct, 1);
+		return;
+	}
+
+	/*
+	 * Pinned tasks, and tasks whose affinity keeps them out of the primary
+	 * domain, are queued on their CPU: no domain CPU must pick them up
+	 * and no other CPU outside the domain may take the LLC queue.
+	 */
+	if ((tctx->flags & BURST_TASK_PINNED) || !wants_domain(p)) {
 		scx_bpf_dsq_insert_vtime(p, cpu_dsq(policy, cpu), slice, key,
 					 enq_flags);
 		if (enq_flags & SCX_ENQ_WAKEUP)
@@ -566,7 +703,9 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 				 enq_flags);
 
 	/* An idle CPU that may run it pulls it; otherwise maybe preempt. */
-	idle = pick_idle_cpu(p, cpu);
+	idle = pick_idle_cpu(p, cpu, &saturated);
+	if (saturated)
+		note_saturated(burst_now(), st);
 	if (idle >= 0) {
 		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 		stat_add(st, BURST_STAT_kick_idle, 1);
@@ -668,14 +807,37 @@ void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 		}
 	}
 
+	/*
+	 * Outside the primary domain, a CPU only runs its own queue unless
+	 * the domain overflows; a previous task that may run in the domain
+	 * goes back to it.
+	 */
+	if (!in_primary(cpu) && !overflow) {
+		if (ptctx && wants_domain(prev) && !(ptctx->flags & BURST_TASK_PINNED))
+			ptctx = NULL;
+		if (move_earliest(cpu_dsq(policy, cpu), cpu_dsq(policy, cpu),
+				  BURST_STAT_dispatch_local,
+				  BURST_STAT_dispatch_local, ptctx, prev_key))
+			return;
+		goto keep;
+	}
+
 	if (move_earliest(cpu_dsq(policy, cpu), llc_dsq(policy, llc),
-			  BURST_STAT_dispatch_local, BURST_STAT_dispatch_shared,
+			  BURST_STAT_dispatch_local,
+			  in_primary(cpu) ? BURST_STAT_dispatch_shared :
+					    BURST_STAT_overflow_place,
 			  ptctx, prev_key))
 		return;
+
+	/* A domain CPU with nothing waiting: the domain has room again. */
+	if (primary_enabled && in_primary(cpu) &&
+	    !scx_bpf_dsq_nr_queued(llc_dsq(policy, llc)))
+		note_idle_capacity();
 
 	if (!ptctx && nr_llcs > 1 && (steal(policy, llc) || steal(old, llc)))
 		return;
 
+keep:
 	/* The previous task is the earliest, or nothing else is queued. */
 	if (ptctx) {
 		task_key(prev, ptctx, policy, now, &slice);
@@ -839,6 +1001,55 @@ static s32 create_mask(void *map, u32 key)
 	return 0;
 }
 
+static s32 create_scratch(u32 cpu)
+{
+	struct scratch_ctx *sc = bpf_map_lookup_elem(&scratch_masks, &cpu);
+	struct bpf_cpumask *mask;
+
+	if (!sc)
+		return -ENOENT;
+	mask = bpf_cpumask_create();
+	if (!mask)
+		return -ENOMEM;
+	mask = bpf_kptr_xchg(&sc->llc, mask);
+	if (mask)
+		bpf_cpumask_release(mask);
+	mask = bpf_cpumask_create();
+	if (!mask)
+		return -ENOMEM;
+	mask = bpf_kptr_xchg(&sc->dom, mask);
+	if (mask)
+		bpf_cpumask_release(mask);
+	return 0;
+}
+
+/*
+ * Applies domain_req: run by the daemon (BPF_PROG_RUN) after load and on
+ * every change, so the domain switches without reloading the scheduler.
+ */
+SEC("syscall")
+int burst_set_domain(void *ctx)
+{
+	struct bpf_cpumask *mask, *old;
+	u32 i;
+
+	mask = bpf_cpumask_create();
+	if (!mask)
+		return -ENOMEM;
+	bpf_for(i, 0, nr_cpu_ids) {
+		if (domain_req.bits[(i / 64) & (BURST_CPUMASK_WORDS - 1)] &
+		    (1ULL << (i % 64)))
+			bpf_cpumask_set_cpu(i, mask);
+	}
+	old = bpf_kptr_xchg(&primary_mask, mask);
+	if (old)
+		bpf_cpumask_release(old);
+	saturated_since = 0;
+	overflow = 0;
+	primary_enabled = domain_req.nr_cpus > 0;
+	return 0;
+}
+
 s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 {
 	u32 i, policy;
@@ -872,7 +1083,7 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 		struct mask_ctx *m;
 		u32 llc;
 
-		ret = create_mask(&scratch_masks, i);
+		ret = create_scratch(i);
 		if (ret)
 			return ret;
 		llc = cpu_llc[CPU_IDX(i)];
@@ -918,9 +1129,9 @@ struct sched_ext_ops burst_ops = {
 	.exit_task	= (void *)burst_exit_task,
 	.init		= (void *)burst_init,
 	.exit		= (void *)burst_exit,
-	/* No flags: exiting and migration-disabled tasks are left to the
-	 * kernel's default handling, built-in idle tracking is kept. */
-	.flags		= 0,
+	/* ENQ_LAST: the last task of a CPU outside the primary domain is
+	 * not kept there by the kernel; ops.enqueue decides. */
+	.flags		= SCX_OPS_ENQ_LAST,
 	.timeout_ms	= 0,		/* sched_ext's default, 30 s */
 	.name		= "burst",
 };

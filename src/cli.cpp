@@ -67,6 +67,14 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		->check(CLI::Range((uint32_t)0, (uint32_t)BURST_EXIT_DUMP_MAX))
 		->capture_default_str();
 	app.add_flag("-v,--verbose", o.verbose, "more logs (twice: libbpf debug)");
+	app.add_option("--primary-domain", o.primary_domain,
+		       "CPUs that take work first, others only on overflow: hex mask "
+		       "(0x00fff), CPU list (0-5,12) or all|performance|powersave|auto")
+		->capture_default_str();
+	app.add_option("--overflow-hold-us", o.overflow_hold_us,
+		       "how long the primary domain must stay saturated before overflowing")
+		->check(CLI::Range((uint64_t)0, (uint64_t)BURST_MAX_OVERFLOW_HOLD_US))
+		->capture_default_str();
 	app.add_option("--ctl-socket", o.ctl_socket,
 		       "control socket of the daemon (mode 0600)")
 		->capture_default_str();
@@ -99,6 +107,7 @@ burst_tunables make_tunables(const Options &o)
 	t.burst_smoothness = o.burst_smoothness;
 	t.preempt_margin = o.preempt_margin;
 	t.debug_tasks = o.debug_tasks;
+	t.overflow_hold_ns = o.overflow_hold_us * 1000ULL;
 	return t;
 }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -34,7 +35,15 @@ json settings_json(const burst_tunables &t)
 		{"burst_penalty_scale", t.burst_penalty_scale},
 		{"burst_smoothness", t.burst_smoothness},
 		{"preempt_margin", t.preempt_margin},
+		{"overflow_hold_us", t.overflow_hold_ns / 1000},
 	};
+}
+
+json settings_json(CtlBackend &backend)
+{
+	json j = settings_json(backend.get());
+	j["primary_domain"] = backend.domain();
+	return j;
 }
 
 namespace {
@@ -51,6 +60,7 @@ const Limit kLimits[] = {
 	{"burst_penalty_scale", 0, BURST_MAX_PENALTY_SCALE},
 	{"burst_smoothness", 0, BURST_MAX_SMOOTHNESS},
 	{"preempt_margin", 0, BURST_MAX_PREEMPT_MARGIN},
+	{"overflow_hold_us", 0, BURST_MAX_OVERFLOW_HOLD_US},
 };
 
 }  // namespace
@@ -106,6 +116,8 @@ std::expected<burst_tunables, SetError> apply_settings(const burst_tunables &cur
 			t.burst_smoothness = v;
 		else if (key == "preempt_margin")
 			t.preempt_margin = v;
+		else if (key == "overflow_hold_us")
+			t.overflow_hold_ns = v * 1000ULL;
 	}
 	return t;
 }
@@ -136,17 +148,38 @@ std::string ctl_handle_line(const std::string &line, CtlBackend &backend)
 	json args = req.value("args", json::object());
 
 	if (what == "get")
-		return ctl_ok(settings_json(backend.get())).dump();
+		return ctl_ok(settings_json(backend)).dump();
 	if (what == "stats")
 		return ctl_ok(backend.stats()).dump();
 	if (what == "stats_meta")
 		return ctl_ok(stats_meta_json()).dump();
 	if (what == "set") {
-		auto t = apply_settings(backend.get(), args);
+		// Validate everything, the domain included, before changing anything.
+		std::optional<std::vector<int>> dom;
+		if (args.is_object() && args.contains("primary_domain")) {
+			const json &spec = args["primary_domain"];
+			if (!spec.is_string() && !spec.is_number_integer())
+				return ctl_error(EINVAL, "primary_domain: must be a mask, a CPU "
+							 "list or a keyword").dump();
+			auto d = backend.check_domain(spec.is_string() ? spec.get<std::string>()
+								       : spec.dump());
+			if (!d)
+				return ctl_error(EINVAL, "primary_domain: " + d.error().msg).dump();
+			dom = *d;
+			args.erase("primary_domain");
+		}
+		burst_tunables cur = backend.get();
+		std::expected<burst_tunables, SetError> t = cur;
+		if (!args.empty() || !dom)
+			t = apply_settings(cur, args);
 		if (!t)
 			return ctl_error(t.error().err, t.error().msg).dump();
+		if (dom) {
+			if (auto r = backend.set_domain(*dom); !r)
+				return ctl_error(EIO, r.error().msg).dump();
+		}
 		backend.set(*t);
-		return ctl_ok(settings_json(backend.get())).dump();
+		return ctl_ok(settings_json(backend)).dump();
 	}
 	return ctl_error(EOPNOTSUPP, "unknown request \"" + what +
 					     "\" (stats, stats_meta, get, set)").dump();

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "scx_burst/ctl.hpp"
+#include "scx_burst/domain.hpp"
 #include "scx_burst/scheduler.hpp"
 #include "scx_burst/sysfs.hpp"
 #include "scx_burst/tasks.hpp"
@@ -75,8 +76,30 @@ void report_stats(const Options &opts, const Scheduler &sched,
 // The control socket's view of the running scheduler.
 class Backend : public CtlBackend {
 public:
-	Backend(Scheduler &sched, Clock::time_point start, uint64_t &switches)
-		: sched_(sched), start_(start), switches_(switches) {}
+	Backend(Scheduler &sched, const Topology &topo, Clock::time_point start,
+		uint64_t &switches)
+		: sched_(sched), topo_(topo), start_(start), switches_(switches) {}
+
+	std::string domain() override
+	{
+		return sched_.domain().empty() ? "all" : format_cpulist(sched_.domain());
+	}
+
+	Result<std::vector<int>> check_domain(const std::string &spec) override
+	{
+		auto d = resolve_domain(spec, topo_);
+		if (!d)
+			return std::unexpected(d.error());
+		return d->cpus;
+	}
+
+	Result<> set_domain(const std::vector<int> &cpus) override
+	{
+		auto r = sched_.set_domain(cpus);
+		if (r)
+			spdlog::info("primary domain: {}", domain());
+		return r;
+	}
 
 	burst_tunables get() override { return sched_.tunables(); }
 
@@ -98,6 +121,7 @@ public:
 		ctx.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
 		ctx.interval_s = ctx.elapsed_s;
 		ctx.policy = policy_name(sched_.tunables().policy);
+		ctx.overflow = sched_.overflowing();
 		auto j = stats_json(ctx, sched_.read_stats());
 		j["policy_switches"] = switches_;
 		return j;
@@ -105,6 +129,7 @@ public:
 
 private:
 	Scheduler &sched_;
+	const Topology &topo_;
 	Clock::time_point start_;
 	uint64_t &switches_;
 };
@@ -112,11 +137,11 @@ private:
 enum class Outcome { UserStop, KernelExit };
 
 // Runs one loaded and attached scheduler until a signal or its ejection.
-Outcome watch(const Options &opts, Scheduler &sched, const SignalFd &sig,
-	      CtlServer &ctl, uint64_t &switches)
+Outcome watch(const Options &opts, Scheduler &sched, const Topology &topo,
+	      const SignalFd &sig, CtlServer &ctl, uint64_t &switches)
 {
 	auto start = Clock::now();
-	Backend backend(sched, start, switches);
+	Backend backend(sched, topo, start, switches);
 	std::vector<pollfd> fds;
 	auto interval = std::chrono::duration<double>(opts.stats_interval_s);
 	auto next = start + std::chrono::duration_cast<Clock::duration>(interval);
@@ -152,6 +177,7 @@ Outcome watch(const Options &opts, Scheduler &sched, const SignalFd &sig,
 			ctx.elapsed_s = std::chrono::duration<double>(now - start).count();
 			ctx.interval_s = std::chrono::duration<double>(now - prev_at).count();
 			ctx.policy = policy_name(sched.tunables().policy);
+			ctx.overflow = sched.overflowing();
 			report_stats(opts, sched, ctx, stats_delta(cur, prev));
 			prev = std::move(cur);
 			prev_at = now;
@@ -295,11 +321,23 @@ int run_daemon(const Options &opts)
 	LoadConfig cfg;
 	cfg.tunables = make_tunables(opts);
 	cfg.exit_dump_len = opts.exit_dump_len;
+	std::string domain_spec = opts.primary_domain;
 
-	for (;;) {
+	for (bool first = true;; first = false) {
 		auto topo = read_topology();
 		if (!topo) {
 			spdlog::error("{}", topo.error().msg);
+			return 1;
+		}
+		auto dom = resolve_domain(domain_spec, *topo);
+		if (!dom && !first) {
+			// A domain CPU went away (hotplug): carry on without one.
+			spdlog::warn("{}; running without a primary domain", dom.error().msg);
+			domain_spec = "all";
+			dom = resolve_domain(domain_spec, *topo);
+		}
+		if (!dom) {
+			spdlog::error("{}", dom.error().msg);
 			return 1;
 		}
 		auto sched = Scheduler::load(*topo, cfg);
@@ -307,18 +345,28 @@ int run_daemon(const Options &opts)
 			spdlog::error("{}", sched.error().msg);
 			return 1;
 		}
+		if (auto r = sched->set_domain(dom->cpus); !r) {
+			spdlog::error("{}", r.error().msg);
+			return 1;
+		}
+		if (!dom->why.empty())
+			spdlog::info("primary domain {}: {}", domain_spec, dom->why);
 		if (auto r = sched->attach(); !r) {
 			spdlog::error("{}", r.error().msg);
 			return 1;
 		}
-		spdlog::info("scheduler enabled: ops={} policy={} cpus={} llcs={} smt={} ctl={}",
+		spdlog::info("scheduler enabled: ops={} policy={} cpus={} llcs={} smt={} "
+			     "primary={} ctl={}",
 			     sched_ext_ops(), policy_name(cfg.tunables.policy),
 			     topo->online.size(), topo->nr_llcs, topo->smt ? "on" : "off",
+			     dom->cpus.empty() ? "all" : format_cpulist(dom->cpus) + " (" +
+							 format_hex_mask(dom->cpus) + ")",
 			     opts.ctl_socket);
 
-		Outcome out = watch(opts, *sched, sig, *ctl, switches);
+		Outcome out = watch(opts, *sched, *topo, sig, *ctl, switches);
 		// Keep the settings changed at runtime across a restart.
 		cfg.tunables = sched->tunables();
+		domain_spec = sched->domain().empty() ? "all" : format_cpulist(sched->domain());
 		sched->detach();
 		ExitInfo ei = sched->exit_info();
 

@@ -24,6 +24,7 @@ constexpr int64_t kScxEcodeActRestart = 1LL << 48;
 // The skeleton names intf.h's types for .data/.bss: same bytes both sides.
 static_assert(sizeof(burst_bpf::burst_bpf__data::tunables) == sizeof(burst_tunables));
 static_assert(sizeof(burst_bpf::burst_bpf__bss::exit_dump) == BURST_EXIT_DUMP_MAX);
+static_assert(sizeof(burst_bpf::burst_bpf__bss::domain_req) == sizeof(burst_domain_req));
 
 std::string errstr(int err)
 {
@@ -170,7 +171,36 @@ void Scheduler::set_tunables(const burst_tunables &t)
 	dst->burst_smoothness = t.burst_smoothness;
 	dst->preempt_margin = t.preempt_margin;
 	dst->debug_tasks = t.debug_tasks;
+	dst->overflow_hold_ns = t.overflow_hold_ns;
 	__atomic_store_n(&dst->gen, gen, __ATOMIC_RELEASE);
+}
+
+Result<> Scheduler::set_domain(const std::vector<int> &cpus)
+{
+	auto *req = &skel_->bss->domain_req;
+	burst_domain_req r{};
+
+	for (int c : cpus) {
+		if (c < 0 || c >= BURST_MAX_CPUS)
+			return fail("CPU " + std::to_string(c) + " out of range");
+		r.bits[c / 64] |= 1ULL << (c % 64);
+	}
+	r.nr_cpus = cpus.size();
+	std::memcpy((void *)req, &r, sizeof(r));
+
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	int err = bpf_prog_test_run_opts(bpf_program__fd(skel_->progs.burst_set_domain), &opts);
+	if (err)
+		return fail("failed to apply the primary domain: " + errstr(errno));
+	if (opts.retval)
+		return fail("failed to apply the primary domain: " + errstr((int)opts.retval));
+	domain_ = cpus;
+	return {};
+}
+
+bool Scheduler::overflowing() const
+{
+	return __atomic_load_n(&skel_->bss->overflow, __ATOMIC_RELAXED) != 0;
 }
 
 StatsSample Scheduler::read_stats() const
@@ -181,6 +211,7 @@ StatsSample Scheduler::read_stats() const
 	uint32_t zero = 0;
 
 	sample.cpus = cpus_;
+	sample.primary = domain_;
 	sample.per_cpu.assign(cpus_.size(), Counters{});
 	if (bpf_map__lookup_elem(skel_->maps.stats, &zero, sizeof(zero),
 				 buf.data(), buf.size(), 0)) {

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "scx_burst/domain.hpp"
+
 namespace scx_burst {
 
 const std::array<StatMeta, BURST_NR_STATS> kStatMeta = {{
@@ -25,7 +27,7 @@ Counters StatsSample::total() const
 
 StatsSample stats_delta(const StatsSample &now, const StatsSample &prev)
 {
-	StatsSample d = now;
+	StatsSample d = now;	// keeps now's primary domain
 	for (size_t i = 0; i < now.cpus.size(); i++) {
 		auto it = std::find(prev.cpus.begin(), prev.cpus.end(), now.cpus[i]);
 		if (it == prev.cpus.end())
@@ -79,8 +81,16 @@ void print_stats_table(std::ostream &out, const StatsContext &ctx,
 		width[k] = std::max<size_t>(std::strlen(kStatMeta[k].label),
 					    std::to_string(cell(tot, k)).size());
 
-	std::string line = fmt::format("[{:8.1f}s] policy={} interval={:.1f}s\n",
-				       ctx.elapsed_s, ctx.policy, ctx.interval_s);
+	auto is_primary = [&](int cpu) {
+		return std::find(sample.primary.begin(), sample.primary.end(), cpu) !=
+		       sample.primary.end();
+	};
+	std::string line = fmt::format("[{:8.1f}s] policy={} interval={:.1f}s", ctx.elapsed_s,
+				       ctx.policy, ctx.interval_s);
+	if (!sample.primary.empty())
+		line += fmt::format(" primary={}{}", format_cpulist(sample.primary),
+				    ctx.overflow ? " (overflowing)" : "");
+	line += "\n";
 	line += fmt::format("{:>5}", "cpu");
 	for (size_t k = 0; k < width.size(); k++)
 		line += fmt::format(" {:>{}}", kStatMeta[k].label, width[k]);
@@ -93,7 +103,8 @@ void print_stats_table(std::ostream &out, const StatsContext &ctx,
 		line += fmt::format(" {:>6}\n", avg_score(c));
 	};
 	for (size_t i = 0; i < sample.cpus.size(); i++)
-		row(std::to_string(sample.cpus[i]), sample.per_cpu[i]);
+		row(std::to_string(sample.cpus[i]) + (is_primary(sample.cpus[i]) ? "*" : ""),
+		    sample.per_cpu[i]);
 	row("total", tot);
 
 	if (tasks) {
@@ -115,10 +126,14 @@ nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
 	j["elapsed_s"] = ctx.elapsed_s;
 	j["interval_s"] = ctx.interval_s;
 	j["policy"] = ctx.policy;
+	j["primary_domain"] = sample.primary.empty() ? "all" : format_cpulist(sample.primary);
+	j["overflow"] = ctx.overflow;
 	j["cpus"] = nlohmann::json::array();
 	for (size_t i = 0; i < sample.cpus.size(); i++) {
 		auto c = counters_json(sample.per_cpu[i]);
 		c["cpu"] = sample.cpus[i];
+		c["primary"] = std::find(sample.primary.begin(), sample.primary.end(),
+					 sample.cpus[i]) != sample.primary.end();
 		j["cpus"].push_back(std::move(c));
 	}
 	j["total"] = counters_json(sample.total());
@@ -147,6 +162,8 @@ StatsSample sample_from_json(const nlohmann::json &j)
 		for (size_t k = 0; k < cnt.size(); k++)
 			cnt[k] = c.value(kStatMeta[k].name, (uint64_t)0);
 		s.cpus.push_back(c.value("cpu", -1));
+		if (c.value("primary", false))
+			s.primary.push_back(s.cpus.back());
 		s.per_cpu.push_back(cnt);
 	}
 	return s;

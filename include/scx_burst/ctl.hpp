@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,8 @@ inline constexpr size_t kCtlMaxLine = 16384;	// longer requests are refused
 
 // Tunables as the protocol names them ("slice_us", "policy", ...).
 nlohmann::json settings_json(const burst_tunables &t);
+class CtlBackend;
+nlohmann::json settings_json(CtlBackend &backend);	// with primary_domain
 
 // @cur with the fields of @args applied.  Validates every field first:
 // unknown names, wrong types and out-of-range values fail the whole set.
@@ -42,6 +45,11 @@ public:
 	virtual burst_tunables get() = 0;
 	virtual void set(const burst_tunables &t) = 0;
 	virtual nlohmann::json stats() = 0;
+	// The primary domain: current ("all" or a CPU list), validation of a
+	// new spec (mask, list or keyword), and the switch.
+	virtual std::string domain() = 0;
+	virtual Result<std::vector<int>> check_domain(const std::string &spec) = 0;
+	virtual Result<> set_domain(const std::vector<int> &cpus) = 0;
 };
 
 // Answers one request line (without its newline).

@@ -80,6 +80,18 @@ struct burst_tunables {
 	u32 preempt_margin;		/* score gap needed to preempt on wakeup */
 	u32 debug_tasks;		/* keep per-task stats for the daemon */
 	u32 gen;			/* bumped by the daemon on every change */
+	u64 overflow_hold_ns;		/* primary domain saturated this long: overflow */
+};
+
+/*
+ * The primary domain the daemon asks for: a bitmap of CPUs (none set: no
+ * domain).  The daemon writes it into .bss and runs the burst_set_domain
+ * syscall program, which turns it into the cpumask the scheduler uses.
+ */
+struct burst_domain_req {
+	u64 bits[BURST_CPUMASK_WORDS];
+	u32 nr_cpus;			/* CPUs set in bits */
+	u32 pad;
 };
 
 /* Why and how the scheduler left, copied from the kernel in ops.exit. */
@@ -123,7 +135,9 @@ enum burst_stat_idx {
 	BURST_NR_STATS,
 };
 
-BURST_STATIC_ASSERT(sizeof(struct burst_tunables) == 48, "burst_tunables layout");
+BURST_STATIC_ASSERT(sizeof(struct burst_tunables) == 56, "burst_tunables layout");
+BURST_STATIC_ASSERT(sizeof(struct burst_domain_req) == 8 * BURST_CPUMASK_WORDS + 8,
+		    "burst_domain_req layout");
 BURST_STATIC_ASSERT(sizeof(struct burst_exit_info) == 16 + 128 + 1024,
 	       "burst_exit_info layout");
 BURST_STATIC_ASSERT(sizeof(struct burst_task_ctx) == 80, "burst_task_ctx layout");

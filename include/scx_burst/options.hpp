@@ -27,6 +27,8 @@ struct Options {
 	int verbose = 0;
 	uint32_t exit_dump_len = 0;	// 0: the kernel's default
 	std::string ctl_socket = "/run/scx_burst/ctl.sock";
+	std::string primary_domain = "all";	// mask, CPU list or keyword
+	uint64_t overflow_hold_us = BURST_DFL_OVERFLOW_HOLD_US;
 	double monitor_s = 0;		// >0: only watch a running daemon
 };
 

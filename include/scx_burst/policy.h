@@ -30,6 +30,8 @@ enum burst_limits {
 	BURST_MAX_SMOOTHNESS		= 10,
 	BURST_DFL_PREEMPT_MARGIN	= 3,	/* ~2x in vtime speed */
 	BURST_MAX_PREEMPT_MARGIN	= 39,
+	BURST_DFL_OVERFLOW_HOLD_US	= 5000,	/* saturation before overflow */
+	BURST_MAX_OVERFLOW_HOLD_US	= 1000000,
 	BURST_MAX_SCORE			= 39,
 	BURST_FIXED_SHIFT		= 10,
 	BURST_NICE_WIDTH		= 40,	/* nice -20..19 */

@@ -47,6 +47,11 @@ public:
 	burst_tunables tunables() const;
 	void set_tunables(const burst_tunables &t);
 
+	// Switches the primary domain (empty: none) without reloading.
+	Result<> set_domain(const std::vector<int> &cpus);
+	const std::vector<int> &domain() const { return domain_; }
+	bool overflowing() const;
+
 	StatsSample read_stats() const;
 	int task_ctx_map_fd() const;
 
@@ -70,6 +75,7 @@ private:
 	std::unique_ptr<struct ::burst_bpf, SkelDeleter> skel_;
 	std::unique_ptr<struct ::bpf_link, LinkDeleter> link_;
 	std::vector<int> cpus_;
+	std::vector<int> domain_;
 	int nr_possible_ = 0;
 };
 

@@ -31,6 +31,7 @@ using Counters = std::array<uint64_t, BURST_NR_STATS>;
 struct StatsSample {
 	std::vector<int> cpus;
 	std::vector<Counters> per_cpu;
+	std::vector<int> primary;	// primary domain CPUs; empty: none
 
 	Counters total() const;
 };
@@ -43,6 +44,7 @@ struct StatsContext {
 	double elapsed_s = 0;	// since the scheduler was enabled
 	double interval_s = 0;	// covered by the counters
 	std::string policy;
+	bool overflow = false;	// the primary domain overflows right now
 };
 
 // Per-task debug rows (--debug-tasks).

@@ -29,3 +29,6 @@ BURST_STAT(score_sum,        burst,    "sc_sum",  "sum of burst scores at run (s
 BURST_STAT(deadline_renew,   deadline, "dl_new",  "deadlines renewed after a used-up slice")
 BURST_STAT(preempt_deadline, deadline, "pre_dl",  "wakeup preemptions won by an earlier deadline")
 BURST_STAT(idle_class_runs,  deadline, "idle_cl", "runs of SCHED_IDLE tasks under the deadline policy")
+BURST_STAT(domain_place,     domain,   "in_dom",  "tasks placed on an idle CPU of the primary domain")
+BURST_STAT(overflow_place,   domain,   "ovfl",    "tasks run outside the primary domain because it was saturated")
+BURST_STAT(saturation,       domain,   "sat",     "primary domain saturation episodes (overflow switched on)")

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "scx_burst/ctl.hpp"
+#include "scx_burst/domain.hpp"
 #include "scx_burst/options.hpp"
 
 namespace {
@@ -29,8 +30,26 @@ public:
 		sets++;
 	}
 	json stats() override { return {{"policy", policy_name(t.policy)}, {"cpus", json::array()}}; }
+	std::string domain() override { return dom.empty() ? "all" : format_cpulist(dom); }
+	Result<std::vector<int>> check_domain(const std::string &spec) override
+	{
+		Topology topo;
+		topo.nr_cpu_ids = 4;
+		topo.online = {0, 1, 2, 3};
+		auto d = resolve_domain(spec, topo);
+		if (!d)
+			return std::unexpected(d.error());
+		return d->cpus;
+	}
+	Result<> set_domain(const std::vector<int> &cpus) override
+	{
+		dom = cpus;
+		sets++;
+		return {};
+	}
 
 	burst_tunables t;
+	std::vector<int> dom;
 	int sets = 0;
 };
 
@@ -112,6 +131,36 @@ TEST(Ctl, Errors)
 			<< c.line << " -> " << r.dump();
 		EXPECT_EQ(b.sets, 0) << c.line;
 	}
+}
+
+TEST(Ctl, PrimaryDomainLive)
+{
+	FakeBackend b;
+	auto r = handle(b, R"({"req":"set","args":{"primary_domain":"0-1"}})");
+	ASSERT_EQ(r["errno"], 0) << r.dump();
+	EXPECT_EQ(b.dom, (std::vector<int>{0, 1}));
+	EXPECT_EQ(r["args"]["resp"]["primary_domain"], "0-1");
+	r = handle(b, R"({"req":"set","args":{"primary_domain":"0xc","slice_us":2000}})");
+	ASSERT_EQ(r["errno"], 0) << r.dump();
+	EXPECT_EQ(b.dom, (std::vector<int>{2, 3}));
+	EXPECT_EQ(b.t.slice_ns, 2000000u);
+	EXPECT_EQ(handle(b, R"({"req":"get"})")["args"]["resp"]["primary_domain"], "2-3");
+	// invalid domain: nothing changes, not even the valid field next to it
+	int sets = b.sets;
+	for (const char *bad : {R"({"req":"set","args":{"primary_domain":"0x30","slice_us":3000}})",
+				R"({"req":"set","args":{"primary_domain":"0x0"}})",
+				R"({"req":"set","args":{"primary_domain":"zz"}})",
+				R"({"req":"set","args":{"primary_domain":[1]}})",
+				R"({"req":"set","args":{"primary_domain":"0-1","slice_us":1}})"}) {
+		r = handle(b, bad);
+		EXPECT_NE(r["errno"], 0) << bad;
+		EXPECT_EQ(b.sets, sets) << bad;
+		EXPECT_EQ(b.dom, (std::vector<int>{2, 3})) << bad;
+		EXPECT_EQ(b.t.slice_ns, 2000000u) << bad;
+	}
+	r = handle(b, R"({"req":"set","args":{"primary_domain":"all"}})");
+	ASSERT_EQ(r["errno"], 0);
+	EXPECT_TRUE(b.dom.empty());
 }
 
 TEST(Ctl, StatsMetaDescribesCounters)

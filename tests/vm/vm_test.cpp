@@ -2,6 +2,7 @@
 // VM tier: boots each sched_ext kernel with the static daemon and a
 // scenario script (tests/vm/scenarios/), then asserts on what the guest
 // reported over the serial console ("@@TAG value" lines).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -406,6 +407,115 @@ TEST_P(Vm, DeadlineAndControl)
 	EXPECT_EQ(r.one("AFTER_BAD_GET"), "0");
 	EXPECT_TRUE(contains(r.joined("AFTER_BAD_SETTINGS"), "rr_interval_ms=4"));
 	EXPECT_EQ(r.one("SW_RC"), "0") << r.joined("SW_ERR");
+}
+
+// Per-CPU busy jiffies between two "@@X_BUSYn" samples of /proc/stat.
+std::vector<double> busy_delta(const VmRun &r, const std::string &tag)
+{
+	auto a = numbers(r.one(tag + "_BUSY0")), b = numbers(r.one(tag + "_BUSY1"));
+	std::vector<double> d;
+	for (size_t i = 0; i < a.size() && i < b.size(); i++)
+		d.push_back(b[i] - a[i]);
+	return d;
+}
+
+double share(const std::vector<double> &d, std::initializer_list<int> cpus)
+{
+	double in = 0, all = 0;
+	for (double x : d)
+		all += x;
+	for (int c : cpus)
+		in += d.at(c);
+	return all > 0 ? in / all : 0;
+}
+
+TEST_P(Vm, PrimaryDomain)
+{
+	VmRun r = boot(GetParam(), "domain", 4, 400);
+	ASSERT_EQ(r.rc, 0) << r.tail(60);
+	ASSERT_EQ(r.one("NCPU"), "4");
+
+	// Bad specs: one error line each, non-zero exit, nothing enabled.
+	auto bad = r.all("BAD_SPEC");
+	EXPECT_EQ(bad.size(), 6u);
+	for (const auto &l : bad) {
+		auto v = numbers(l.substr(l.find(']') + 1));
+		ASSERT_EQ(v.size(), 2u) << l;
+		EXPECT_NE(v[0], 0) << l;
+		EXPECT_EQ(v[1], 1) << "not one line: " << l;
+	}
+	const std::string errs = r.joined("BAD_SPEC_ERR");
+	for (const char *needle : {"names no CPU", "CPU 4 does not exist", "not a hex digit",
+				   "goes backwards"})
+		EXPECT_TRUE(contains(errs, needle)) << needle << "\n" << errs;
+	EXPECT_NE(r.one("BAD_OFFLINE"), "0");
+	EXPECT_TRUE(contains(r.joined("BAD_OFFLINE_ERR"), "CPU 3 is offline"));
+	{
+		auto v = numbers(r.one("BAD_SEQ"));
+		ASSERT_EQ(v.size(), 2u);
+		EXPECT_EQ(v[0], v[1]) << "a refused start enabled a scheduler";
+	}
+
+	// A CPU list and the equivalent mask select the same CPUs.
+	auto eq = r.all("EQUIV");
+	ASSERT_EQ(eq.size(), 2u);
+	EXPECT_EQ(eq[0], "0x3 primary_domain=0-1");
+	EXPECT_EQ(eq[1], "0-1 primary_domain=0-1");
+
+	// Two busy threads under domain 0x3: >= 95% of the CPU time (all
+	// tasks, per-CPU /proc/stat) on CPUs 0-1.
+	auto steady = busy_delta(r, "STEADY");
+	ASSERT_EQ(steady.size(), 4u);
+	EXPECT_GE(share(steady, {0, 1}), 0.95) << r.one("STEADY_BUSY0") << " -> "
+					       << r.one("STEADY_BUSY1");
+	EXPECT_GT(steady[0], 0);
+	EXPECT_GT(steady[1], 0);
+
+	// Live change to 2-3: 3 s later the load runs there.
+	EXPECT_EQ(r.one("MOVE_SET"), "0 primary_domain=2-3");
+	auto moved = busy_delta(r, "MOVE");
+	ASSERT_EQ(moved.size(), 4u);
+	EXPECT_GE(share(moved, {2, 3}), 0.90) << r.one("MOVE_BUSY0") << " -> "
+					      << r.one("MOVE_BUSY1");
+
+	// Eight hogs: every CPU busy (overflow), throughput >= 90% of the
+	// runs without a domain, interleaved in the same boot.
+	auto sat = busy_delta(r, "SAT");
+	ASSERT_EQ(sat.size(), 4u);
+	double top = *std::max_element(sat.begin(), sat.end());
+	for (size_t c = 0; c < sat.size(); c++)
+		EXPECT_GT(sat[c], 0.6 * top) << "CPU " << c << " idle while saturated: "
+					     << r.one("SAT_BUSY0") << " -> " << r.one("SAT_BUSY1");
+	double with = 0, without = 0;
+	for (const auto &x : r.all("BOGO_DOMAIN"))
+		with += numbers(x).at(0);
+	for (const auto &x : r.all("BOGO_NODOMAIN"))
+		without += numbers(x).at(0);
+	ASSERT_GT(without, 0);
+	EXPECT_GE(with / without, 0.90) << "domain " << with << " vs none " << without;
+
+	// Stats mark the primary CPUs and count placements and overflow.
+	auto stats = json_lines(r.all("DOM_OUT"));
+	ASSERT_GE(stats.size(), 5u);
+	uint64_t in_dom = 0, ovfl = 0, sat_ep = 0;
+	bool saw01 = false, saw23 = false;
+	for (const auto &s : stats) {
+		expect_totals_add_up(s);
+		in_dom += s["total"]["domain_place"].get<uint64_t>();
+		ovfl += s["total"]["overflow_place"].get<uint64_t>();
+		sat_ep += s["total"]["saturation"].get<uint64_t>();
+		std::string marks;
+		for (const auto &c : s["cpus"])
+			marks += c["primary"].get<bool>() ? "1" : "0";
+		saw01 |= marks == "1100" && s["primary_domain"] == "0-1";
+		saw23 |= marks == "0011" && s["primary_domain"] == "2-3";
+	}
+	EXPECT_TRUE(saw01);
+	EXPECT_TRUE(saw23);
+	EXPECT_GT(in_dom, 0u);
+	EXPECT_GT(ovfl, 0u);
+	EXPECT_GE(sat_ep, 1u);
+	EXPECT_EQ(r.one("DOM_RC"), "0") << r.joined("DOM_ERR");
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Vm, testing::Values("sid", "trixie_backports"),

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+// The primary domain: which CPUs take work first (scx_bpfland's idea).
+// Accepts hex masks of any width, taskset-style CPU lists and keywords.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "topology.hpp"
+
+namespace scx_burst {
+
+// "0x00fff", "ff000", "FF,ffffffff" (commas between 32-bit groups as in
+// /proc masks); bit N is CPU N.  Case-insensitive, surrounding space ok.
+Result<std::vector<int>> parse_hex_mask(const std::string &text);
+
+// "0x3" -> {0,1}, "0-5,12" -> {0..5,12}.  A value with "0x", or hex
+// letters, or only digits, is a mask (as taskset without -c takes it); one
+// with '-' or ',' between decimal numbers is a CPU list.  Keywords are not
+// handled here (see resolve_domain).
+Result<std::vector<int>> parse_cpus(const std::string &text);
+
+std::string format_cpulist(const std::vector<int> &cpus);
+std::string format_hex_mask(const std::vector<int> &cpus);
+
+// Where capacity information lives; tests point these at fake trees.
+struct SysfsPaths {
+	std::filesystem::path cpu = "/sys/devices/system/cpu";
+	std::filesystem::path devices = "/sys/devices";	// cpu_core/, cpu_atom/
+	std::filesystem::path platform_profile = "/sys/firmware/acpi/platform_profile";
+};
+
+struct Domain {
+	std::vector<int> cpus;	// empty: no domain (all CPUs)
+	std::string why;	// how a keyword was resolved, for the log
+};
+
+// Resolves @spec ("all", "performance", "powersave", "auto", a mask or a
+// list) and checks the CPUs exist and are online.
+Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
+			      const SysfsPaths &paths = {});
+
+}  // namespace scx_burst
