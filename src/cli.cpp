@@ -106,7 +106,6 @@ burst_tunables make_tunables(const Options &o)
 	t.burst_penalty_scale = o.burst_penalty_scale;
 	t.burst_smoothness = o.burst_smoothness;
 	t.preempt_margin = o.preempt_margin;
-	t.debug_tasks = o.debug_tasks;
 	t.overflow_hold_ns = o.overflow_hold_us * 1000ULL;
 	return t;
 }

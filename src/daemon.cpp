@@ -122,9 +122,8 @@ public:
 		ctx.interval_s = ctx.elapsed_s;
 		ctx.policy = policy_name(sched_.tunables().policy);
 		ctx.overflow = sched_.overflowing();
-		auto j = stats_json(ctx, sched_.read_stats());
-		j["policy_switches"] = switches_;
-		return j;
+		ctx.policy_switches = switches_;
+		return stats_json(ctx, sched_.read_stats());
 	}
 
 private:
@@ -178,6 +177,7 @@ Outcome watch(const Options &opts, Scheduler &sched, const Topology &topo,
 			ctx.interval_s = std::chrono::duration<double>(now - prev_at).count();
 			ctx.policy = policy_name(sched.tunables().policy);
 			ctx.overflow = sched.overflowing();
+			ctx.policy_switches = switches;
 			report_stats(opts, sched, ctx, stats_delta(cur, prev));
 			prev = std::move(cur);
 			prev_at = now;
@@ -231,11 +231,11 @@ int run_monitor(const Options &opts)
 		ctx.elapsed_s = resp.value("elapsed_s", 0.0);
 		ctx.interval_s = ctx.elapsed_s - prev_t;
 		ctx.policy = resp.value("policy", "");
+		ctx.overflow = resp.value("overflow", false);
+		ctx.policy_switches = resp.value("policy_switches", (uint64_t)0);
 		StatsSample d = stats_delta(cur, prev);
 		if (opts.json) {
-			auto j = stats_json(ctx, d);
-			j["policy_switches"] = resp.value("policy_switches", 0);
-			std::cout << j.dump() << std::endl;
+			std::cout << stats_json(ctx, d).dump() << std::endl;
 		} else {
 			print_stats_table(std::cout, ctx, d);
 		}
@@ -349,7 +349,7 @@ int run_daemon(const Options &opts)
 			spdlog::error("{}", r.error().msg);
 			return 1;
 		}
-		if (!dom->why.empty())
+		if (!dom->why.empty() && domain_spec != "all")
 			spdlog::info("primary domain {}: {}", domain_spec, dom->why);
 		if (auto r = sched->attach(); !r) {
 			spdlog::error("{}", r.error().msg);

@@ -170,7 +170,6 @@ void Scheduler::set_tunables(const burst_tunables &t)
 	dst->burst_penalty_scale = t.burst_penalty_scale;
 	dst->burst_smoothness = t.burst_smoothness;
 	dst->preempt_margin = t.preempt_margin;
-	dst->debug_tasks = t.debug_tasks;
 	dst->overflow_hold_ns = t.overflow_hold_ns;
 	__atomic_store_n(&dst->gen, gen, __ATOMIC_RELEASE);
 }

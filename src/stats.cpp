@@ -85,8 +85,9 @@ void print_stats_table(std::ostream &out, const StatsContext &ctx,
 		return std::find(sample.primary.begin(), sample.primary.end(), cpu) !=
 		       sample.primary.end();
 	};
-	std::string line = fmt::format("[{:8.1f}s] policy={} interval={:.1f}s", ctx.elapsed_s,
-				       ctx.policy, ctx.interval_s);
+	std::string line = fmt::format("[{:8.1f}s] policy={} switches={} interval={:.1f}s",
+				       ctx.elapsed_s, ctx.policy, ctx.policy_switches,
+				       ctx.interval_s);
 	if (!sample.primary.empty())
 		line += fmt::format(" primary={}{}", format_cpulist(sample.primary),
 				    ctx.overflow ? " (overflowing)" : "");
@@ -128,6 +129,7 @@ nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
 	j["policy"] = ctx.policy;
 	j["primary_domain"] = sample.primary.empty() ? "all" : format_cpulist(sample.primary);
 	j["overflow"] = ctx.overflow;
+	j["policy_switches"] = ctx.policy_switches;
 	j["cpus"] = nlohmann::json::array();
 	for (size_t i = 0; i < sample.cpus.size(); i++) {
 		auto c = counters_json(sample.per_cpu[i]);

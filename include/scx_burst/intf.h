@@ -78,7 +78,7 @@ struct burst_tunables {
 	u32 burst_penalty_scale;	/* penalty slope, 1024 = 1.0 */
 	u32 burst_smoothness;		/* burst history averaging, 2^-n */
 	u32 preempt_margin;		/* score gap needed to preempt on wakeup */
-	u32 debug_tasks;		/* keep per-task stats for the daemon */
+	u32 reserved;			/* keeps the layout 8-byte aligned */
 	u32 gen;			/* bumped by the daemon on every change */
 	u64 overflow_hold_ns;		/* primary domain saturated this long: overflow */
 };

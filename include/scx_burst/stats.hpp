@@ -45,6 +45,7 @@ struct StatsContext {
 	double interval_s = 0;	// covered by the counters
 	std::string policy;
 	bool overflow = false;	// the primary domain overflows right now
+	uint64_t policy_switches = 0;	// live policy changes so far
 };
 
 // Per-task debug rows (--debug-tasks).

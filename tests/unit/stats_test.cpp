@@ -76,6 +76,7 @@ TEST(Stats, TableHasRowPerCpuAndTotal)
 	std::getline(in, header);
 	std::getline(in, cols);
 	EXPECT_NE(header.find("policy=burst"), std::string::npos);
+	EXPECT_NE(header.find("switches=0"), std::string::npos);
 	for (const auto &m : kStatMeta)
 		EXPECT_NE(cols.find(m.label), std::string::npos) << m.label;
 	std::vector<std::string> first;

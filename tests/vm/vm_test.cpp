@@ -382,6 +382,8 @@ TEST_P(Vm, DeadlineAndControl)
 	// the daemon's own stream reported each policy
 	auto sw = json_lines(r.all("SW_OUT"));
 	int saw_dl = 0, saw_burst = 0;
+	ASSERT_FALSE(sw.empty());
+	EXPECT_EQ(sw.back()["policy_switches"], 6) << sw.back().dump();
 	for (const auto &s : sw) {
 		saw_dl += s["policy"] == "deadline";
 		saw_burst += s["policy"] == "burst";
