@@ -1,0 +1,416 @@
+# Benchmark scenario of scx_burst (runs in the VM under busybox sh, copied
+# to /scenarios/bench.sh by tests/bench/run-bench.sh; see docs/benchmarks.md).
+#
+# mode=main: every experiment, each first under the kernel's default
+# scheduler (EEVDF, nothing loaded), then scx_burst --policy burst, then
+# --policy deadline, the three interleaved in every repeat.  mode=ovh: only
+# the per-callback overhead experiment (the extra boots at other vCPU
+# counts).  Results go to the console as "@@B <record> key=value..." lines
+# and "@@B hist <id> value:count..." histogram chunks; the host computes
+# every statistic (tests/bench/analyze.awk).
+#
+# Settings (kernel command line words, all optional): mode, reps, lat_s,
+# sb_time, sb_prime, sb_threads ("1-16" or a comma list), sb_reps (the
+# first sb_reps repeats run sysbench), floor_s, ovh_s, ovh_reps, sw_n,
+# cost_s, dom_s.
+. /scenarios/lib.sh
+P=/scenarios/benchprobe
+n=$(nproc)
+mode=${mode:-main}
+reps=${reps:-3}
+lat_s=${lat_s:-8}
+sb_time=${sb_time:-1}
+sb_prime=${sb_prime:-2000}
+sb_threads=${sb_threads:-1-16}
+sb_reps=${sb_reps:-$reps}
+floor_s=${floor_s:-3}
+ovh_s=${ovh_s:-3}
+ovh_reps=${ovh_reps:-3}
+sw_n=${sw_n:-10}
+cost_s=${cost_s:-60}
+dom_s=${dom_s:-2}
+hogs=$((12 * n))
+errors=0
+
+B() { echo "@@B $*"; }
+now() { $P now; }
+
+case "$sb_threads" in
+*-*) sb_list=$(seq "${sb_threads%-*}" "${sb_threads#*-}") ;;
+*) sb_list=$(echo "$sb_threads" | tr ',' ' ') ;;
+esac
+
+# send_hist ID FILE: "value count" lines as @@B hist chunks of 40 pairs
+send_hist() {
+	awk -v id="$1" '
+	{ s = s " " $1 ":" $2; k++; if (k == 40) { print "@@B hist " id s; s = ""; k = 0 } }
+	END { if (k) print "@@B hist " id s }' "$2"
+}
+
+# --- the scheduler under test --------------------------------------------
+dpid='' dseq=0 dname=''
+# after_enable SEQ_BEFORE: the enable_seq of the scheduler just enabled
+# (the counter may move a moment after the state reads "enabled")
+after_enable() {
+	_j=0
+	while [ "$(enable_seq)" -le "$1" ] && [ $_j -lt 50 ]; do
+		sleep 0.1
+		_j=$((_j + 1))
+	done
+	enable_seq
+}
+# scx_on POLICY NAME [daemon args]: load scx_burst, 0 when it is enabled
+scx_on() {
+	_pol=$1 dname=$2
+	shift 2
+	_seq0=$(enable_seq)
+	scx_burst --policy "$_pol" --stats 0 "$@" > /tmp/d.out 2> /tmp/d.err &
+	dpid=$!
+	if ! wait_state enabled 60; then
+		errors=$((errors + 1))
+		B scx_error ctx="$dname" what=load_failed
+		send_file BERR /tmp/d.err
+		kill -INT "$dpid" 2>/dev/null
+		wait "$dpid" 2>/dev/null
+		dpid=''
+		return 1
+	fi
+	dseq=$(after_enable "$_seq0")
+	return 0
+}
+# valid: 1 if the scheduler that was loaded is still the one running
+valid() {
+	if [ -z "$dpid" ]; then
+		[ "$(state)" != enabled ] && echo 1 || echo 0
+	elif [ "$(state)" = enabled ] && [ "$(enable_seq)" = "$dseq" ] &&
+	     kill -0 "$dpid" 2>/dev/null; then
+		echo 1
+	else
+		echo 0
+	fi
+}
+scx_off() {
+	[ -n "$dpid" ] || return 0
+	_st=$(state)
+	_sq=$(enable_seq)
+	kill -INT "$dpid" 2>/dev/null
+	wait "$dpid"
+	_rc=$?
+	wait_state disabled 20
+	if [ "$_st" != enabled ] || [ "$_sq" != "$dseq" ] || [ "$_rc" != 0 ] ||
+	   grep -q 'the kernel disabled' /tmp/d.err; then
+		errors=$((errors + 1))
+		B scx_error ctx="$dname" what=exit rc=$_rc state=$_st
+		send_file BERR /tmp/d.err
+	fi
+	dpid=''
+}
+# sched_on eevdf|burst|deadline [args]
+sched_on() {
+	_s=$1
+	shift
+	if [ "$_s" = eevdf ]; then dpid=''; return 0; fi
+	scx_on "$_s" "$_s" "$@"
+}
+
+# --- emulator stall floor ------------------------------------------------
+floor() {
+	$P gaps "$floor_s" 20 > /tmp/floor.out 2>&1
+	B floor id=$1 $(awk '$1 != "hist" { printf "%s=%s ", $1, $2 }' /tmp/floor.out)
+	awk '$1 == "hist" { print $2, $3 }' /tmp/floor.out > /tmp/floor.h
+	send_hist "floor.$1" /tmp/floor.h
+}
+
+# wait_runnable COUNT SECONDS: until at least COUNT tasks are runnable
+# (the running/total field of /proc/loadavg; read by the shell itself, no
+# process to start while the hogs fork)
+wait_runnable() {
+	_i=0
+	while [ $_i -lt $(($2 * 10)) ]; do
+		read -r _l1 _l5 _l15 _rt _lp < /proc/loadavg
+		[ "${_rt%/*}" -ge "$1" ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+# stop_hogs PID: the stress-ng parent PID and all its workers, at once
+stop_hogs() {
+	kill -KILL $(pidof stress-ng) 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# totals: the daemon's summed counters as "name value" lines (nothing
+# under EEVDF)
+totals() {
+	[ -n "$dpid" ] || { : > "$1"; return 0; }
+	scx_burst --json ctl stats 2>/dev/null |
+		sed -n 's/.*"total":{\([^}]*\)}.*/\1/p' | tr ',' '\n' |
+		sed -n 's/^"\([a-z_]*\)":\([0-9]*\)$/\1 \2/p' > "$1"
+}
+# ctr_delta EXP SCHED REP BEFORE AFTER: one @@B ctr record of the increments
+ctr_delta() {
+	[ -s "$5" ] || return 0
+	awk -v e="$1" -v s="$2" -v r="$3" 'NR == FNR { a[$1] = $2; next }
+		{ o = o " " $1 "=" ($2 - a[$1]) } END { print "@@B ctr exp=" e " sched=" s " rep=" r o }' "$4" "$5"
+}
+
+# --- 1. wakeup latency under saturation ------------------------------------
+lat_run() {
+	_ts=$(now)
+	cyclictest --policy=other -t "$n" -d 0 -i 1000 -D $((lat_s + 120)) -q -v -u \
+		> /tmp/cyc.out 2> /tmp/cyc.err &
+	_c=$!
+	# its threads first (they start late under load), then the hogs
+	_i=0
+	while [ "$(ls /proc/$_c/task 2>/dev/null | wc -l)" -le "$n" ] && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_tc=$(now)
+	stress-ng --cpu "$hogs" --timeout $((lat_s + 100)) > /dev/null 2>&1 &
+	_h=$!
+	wait_runnable "$hogs" 120
+	sleep 1
+	totals /tmp/ctr0
+	# window marks are byte offsets (counting lines would take seconds
+	# under this load and the file keeps growing); -u: cyclictest writes
+	# every sample when its main thread next runs, so a mark lags the
+	# samples by at most that thread's wakeup latency
+	_m0=$(stat -c %s /tmp/cyc.out)
+	_t0=$(now)
+	sleep "$lat_s"
+	_m1=$(stat -c %s /tmp/cyc.out)
+	_t1=$(now)
+	_v=$(valid)
+	totals /tmp/ctr1
+	stop_hogs "$_h"
+	kill -INT "$_c" 2>/dev/null
+	wait "$_c" 2>/dev/null
+	# samples of the window, "thread: cycle: latency", without the lines
+	# cut at its edges
+	tail -c +$((_m0 + 1)) /tmp/cyc.out | head -c $((_m1 - _m0)) | sed '1d;$d' |
+		awk -F: 'NF == 3 && $3 ~ /^ *[0-9]+ *$/ { c[$3 + 0]++ }
+		END { for (v in c) print v, c[v] }' | sort -n > /tmp/lat.h
+	_te=$(now)
+	B lat sched=$1 rep=$2 valid=$_v hogs=$hogs window_ns=$((_t1 - _t0)) \
+		cyc_start_ns=$((_tc - _ts)) hogs_start_ns=$((_t0 - _tc)) end_ns=$((_te - _t1)) \
+		samples=$(awk '{ s += $2 } END { print s + 0 }' /tmp/lat.h)
+	send_hist "lat.$1.$2" /tmp/lat.h
+	ctr_delta lat "$1" "$2" /tmp/ctr0 /tmp/ctr1
+}
+
+# --- 2. throughput vs threads ----------------------------------------------
+sb_run() {
+	for _t in $sb_list; do
+		sysbench cpu --threads="$_t" --time="$sb_time" --cpu-max-prime="$sb_prime" run \
+			> /tmp/sb.out 2>&1
+		_e=$(sed -n 's/.*events per second: *\([0-9.]*\).*/\1/p' /tmp/sb.out)
+		B sb sched=$1 rep=$2 threads=$_t eps=${_e:-nan} valid=$(valid)
+	done
+}
+
+# --- 3. primary domain -----------------------------------------------------
+# busy jiffies per CPU, "cpuN busy" lines
+cpu_busy() {
+	awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+dom_run() {
+	_cfg=$1
+	_r=1
+	while [ $_r -le "$reps" ]; do
+		totals /tmp/ctr0
+		cpu_busy > /tmp/b0
+		stress-ng --cpu $((n / 2)) --cpu-load 50 --timeout "$dom_s" --metrics-brief \
+			> /tmp/dom.out 2>&1
+		cpu_busy > /tmp/b1
+		totals /tmp/ctr1
+		ctr_delta dom_steady "$_cfg" "$_r" /tmp/ctr0 /tmp/ctr1
+		_sh=$(awk -v lim=$((n / 2)) 'NR == FNR { a[$1] = $2; next }
+			{ d = $2 - a[$1]; all += d; if (substr($1, 4) + 0 < lim) in_d += d }
+			END { printf "%.6f", (all > 0 ? in_d / all : 0) }' /tmp/b0 /tmp/b1)
+		_ops=$(awk '$3 ~ /^\[/ && $4 == "cpu" && $5 ~ /^[0-9]+$/ { print $9; exit }' /tmp/dom.out)
+		B dom_steady cfg=$_cfg rep=$_r share=$_sh ops=${_ops:-nan} valid=$(valid)
+		sysbench cpu --threads=$((2 * n)) --time="$dom_s" --cpu-max-prime="$sb_prime" run \
+			> /tmp/sb.out 2>&1
+		_e=$(sed -n 's/.*events per second: *\([0-9.]*\).*/\1/p' /tmp/sb.out)
+		B dom_sat cfg=$_cfg rep=$_r eps=${_e:-nan} valid=$(valid)
+		_r=$((_r + 1))
+	done
+}
+
+# --- 4. per-callback overhead (bpf_stats) ----------------------------------
+prog_stats() {
+	bpftool prog show 2>/dev/null | awk '$2 == "struct_ops" {
+		name = ""; rt = 0; rc = 0
+		for (i = 3; i < NF; i++) {
+			if ($i == "name") name = $(i + 1)
+			if ($i == "run_time_ns") rt = $(i + 1)
+			if ($i == "run_cnt") rc = $(i + 1)
+		}
+		if (name != "") print name, rt, rc }'
+}
+ovh_run() {
+	_pol=$1
+	scx_on "$_pol" "ovh.$_pol" || return 0
+	sysctl -qw kernel.bpf_stats_enabled=1
+	# ovh_reps windows per load: a rare emulator stall landing in one
+	# callback inflates one window's average, not the median of them
+	_r=1
+	while [ $_r -le "$ovh_reps" ]; do
+		for _load in light medium heavy; do
+			case $_load in
+			light) _k=1 ;; medium) _k=$((3 * n)) ;; heavy) _k=$hogs ;;
+			esac
+			prog_stats > /tmp/p0
+			$P hogs "$_k" "$ovh_s" 20 > /tmp/hogs.out
+			prog_stats > /tmp/p1
+			B ovh_load sched=$_pol load=$_load rep=$_r cpus=$n valid=$(valid) \
+				$(awk '{ printf "%s=%s ", $1, $2 }' /tmp/hogs.out)
+			# %.0f: busybox awk's %d wraps above 2^31
+			awk -v s="$_pol" -v l="$_load" -v r=$_r 'NR == FNR { t[$1] = $2; c[$1] = $3; next }
+				{ printf "@@B ovh sched=%s load=%s rep=%s prog=%s run_ns=%.0f cnt=%.0f\n",
+				  s, l, r, $1, $2 - t[$1], $3 - c[$1] }' /tmp/p0 /tmp/p1
+		done
+		_r=$((_r + 1))
+	done
+	sysctl -qw kernel.bpf_stats_enabled=0
+	scx_off
+}
+
+# --- 5. live policy switch -------------------------------------------------
+stat_field() {	# FILE KEY: number of KEY in the "total" object
+	sed -n "s/.*\"total\":{[^}]*\"$2\":\([0-9]*\).*/\1/p" "$1"
+}
+sw_run() {
+	_h=$((2 * n))
+	scx_on burst switch || return 0
+	stress-ng --cpu "$_h" --timeout 600 > /dev/null 2>&1 &
+	_sp=$!
+	wait_runnable "$_h" 60
+	_i=1
+	_to=deadline
+	while [ $_i -le "$sw_n" ]; do
+		[ $_to = deadline ] && _from=burst || _from=deadline
+		scx_burst --json ctl stats > /tmp/st0.json 2>/dev/null
+		_d0=$(stat_field /tmp/st0.json dispatch_drain)
+		_t0=$(now)
+		scx_burst ctl set policy=$_to > /tmp/set.out 2>&1
+		_rc=$?
+		_t1=$(now)
+		_vis=-1 _eff=-1 _k=0
+		while [ $_k -lt 100 ]; do
+			scx_burst --json ctl stats > /tmp/st.json 2>/dev/null
+			_t2=$(now)
+			_k=$((_k + 1))
+			_p=$(sed -n 's/.*"policy":"\([a-z]*\)".*/\1/p' /tmp/st.json)
+			[ "$_vis" = -1 ] && [ "$_p" = $_to ] && _vis=$((_t2 - _t0))
+			_d=$(stat_field /tmp/st.json dispatch_drain)
+			[ "$_eff" = -1 ] && [ -n "$_d" ] && [ -n "$_d0" ] && [ "$_d" -gt "$_d0" ] &&
+				_eff=$((_t2 - _t0))
+			[ "$_vis" != -1 ] && [ "$_eff" != -1 ] && break
+			[ "$_vis" != -1 ] && [ $_k -ge 20 ] && break
+		done
+		B sw i=$_i from=$_from to=$_to rc=$_rc set_ns=$((_t1 - _t0)) visible_ns=$_vis \
+			effective_ns=$_eff polls=$_k valid=$(valid)
+		sleep 0.3
+		[ $_to = deadline ] && _to=burst || _to=deadline
+		_i=$((_i + 1))
+	done
+	scx_burst --json ctl stats > /tmp/st.json 2>/dev/null
+	_nsw=$(sed -n 's/.*"policy_switches":\([0-9]*\).*/\1/p' /tmp/st.json)
+	_v=$(valid)
+	stop_hogs "$_sp"
+	_e0=$errors
+	scx_off
+	B sw_sum hogs=$_h switches=${_nsw:-nan} valid=$_v exits=$((errors - _e0))
+}
+
+# --- 6. daemon cost ------------------------------------------------------
+cost_run() {
+	_pol=$1
+	_seq0=$(enable_seq)
+	scx_burst --policy "$_pol" --stats 1 --json > /tmp/c.out 2> /tmp/c.err &
+	dpid=$!
+	dname=cost.$_pol
+	if ! wait_state enabled 60; then
+		errors=$((errors + 1))
+		B scx_error ctx=$dname what=load_failed
+		send_file BERR /tmp/c.err
+		kill -INT $dpid 2>/dev/null; wait $dpid 2>/dev/null; dpid=''
+		return 0
+	fi
+	dseq=$(after_enable "$_seq0")
+	sleep 1
+	_a=$(cut -d' ' -f14,15 /proc/$dpid/stat)
+	_s0=$(cut -d' ' -f1 /proc/$dpid/schedstat)
+	_l0=$(wc -l < /tmp/c.out)
+	_t0=$(now)
+	sleep "$cost_s"
+	_t1=$(now)
+	_b=$(cut -d' ' -f14,15 /proc/$dpid/stat)
+	_s1=$(cut -d' ' -f1 /proc/$dpid/schedstat)
+	_l1=$(wc -l < /tmp/c.out)
+	_hwm=$(awk '/^VmHWM:/ { print $2 }' /proc/$dpid/status)
+	_rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$dpid/status)
+	_ticks=$(( ${_b% *} + ${_b#* } - ${_a% *} - ${_a#* } ))
+	B cost sched=$_pol elapsed_ns=$((_t1 - _t0)) ticks=$_ticks hz=100 \
+		run_ns=$((_s1 - _s0)) hwm_kb=$_hwm rss_kb=$_rss lines=$((_l1 - _l0)) valid=$(valid)
+	cp /tmp/c.err /tmp/d.err
+	scx_off
+}
+
+# --- main ----------------------------------------------------------------
+B start mode=$mode ncpu=$n kernel=$(uname -r) reps=$reps lat_s=$lat_s sb_time=$sb_time sb_reps=$sb_reps \
+	sb_prime=$sb_prime floor_s=$floor_s ovh_s=$ovh_s ovh_reps=$ovh_reps sw_n=$sw_n cost_s=$cost_s \
+	dom_s=$dom_s hogs=$hogs
+tag STATE_BEFORE $(state)
+[ "$(state)" = disabled ] || { B fatal what=no_sched_ext state=$(state); exit 1; }
+floor start
+
+if [ "$mode" = main ]; then
+	r=1
+	while [ $r -le "$reps" ]; do
+		for s in eevdf burst deadline; do
+			B phase sched=$s rep=$r t=$(now)
+			sched_on $s || continue
+			lat_run $s $r
+			[ $r -gt "$sb_reps" ] || sb_run $s $r
+			[ $s = eevdf ] || scx_off
+		done
+		r=$((r + 1))
+	done
+
+	if scx_burst --help 2>&1 | grep -q -- --primary-domain; then
+		dom=0-$((n / 2 - 1))
+		B dom_info available=1 domain=$dom load_tasks=$((n / 2)) load_pct=50 sat_threads=$((2 * n))
+		for cfg in eevdf burst burst_dom deadline deadline_dom; do
+			case $cfg in
+			eevdf) sched_on eevdf ;;
+			*_dom) scx_on ${cfg%_dom} $cfg --primary-domain "$dom" || continue ;;
+			*) scx_on $cfg $cfg || continue ;;
+			esac
+			dom_run $cfg
+			scx_off
+		done
+	else
+		B dom_info available=0
+	fi
+
+	sw_run
+	cost_run burst
+	cost_run deadline
+fi
+
+ovh_run burst
+ovh_run deadline
+floor end
+
+# sched_ext kernel messages other than our own enable/unload, each once
+# with its count ("N x message")
+dmesg | grep 'sched_ext' | sed 's/^\[[^]]*\] *//' |
+	grep -v -e 'unregistered from user space' -e 'scheduler "[a-z_]*" enabled$' |
+	sort | uniq -c | sed 's/^ *\([0-9]*\) /\1 x /' > /tmp/dmesg.txt
+send_file BDMESG /tmp/dmesg.txt
+B end errors=$errors dmesg_lines=$(wc -l < /tmp/dmesg.txt)
+exit 0

@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# The scx_burst benchmark suite (issue 5): every experiment under the
+# kernel's default scheduler (EEVDF), then scx_burst --policy burst, then
+# --policy deadline, in one qemu boot per kernel.  See docs/benchmarks.md.
+#
+# usage: tests/bench/run-bench.sh [--quick] [--out DIR] [--daemon PATH]
+#                                 [--suites "SUITE..."] [--no-docs]
+#        tests/bench/run-bench.sh --reanalyze [--out DIR] [--no-docs]
+#        tests/bench/run-bench.sh --check RESULTS.json
+#
+#   --quick        tiny durations, one kernel (sid), one repeat, one extra
+#                  boot (2 vCPUs) for the overhead experiment: about 3
+#                  minutes; results are noisy.  Never writes docs/.
+#   --out DIR      results directory (default: build/bench): results.json,
+#                  benchmarks.md and plots (a preview of docs/), logs/
+#   --daemon PATH  the static scx_burst to benchmark (default: build it with
+#                  cmake into ${SCX_BURST_BUILD:-build}); also $SCX_BURST_DAEMON
+#   --suites LIST  kernels (tests/vm/kernels.sh suites; default
+#                  "sid trixie-backports", with --quick "sid")
+#   --no-docs      do not regenerate docs/benchmarks.md and docs/benchmarks/
+#   --reanalyze    redo results, report and plots from DIR/logs (no boots)
+#   --check FILE   exit 0 if FILE has every experiment section with numbers
+#                  for every scheduler, else print what is missing, exit 1
+#
+# Boots (qemu TCG, one at a time): per kernel one boot at 4 vCPUs with every
+# experiment, then boots at 2 and 8 vCPUs for the per-callback overhead, all
+# with run-vm.sh --icount (-icount shift=2,sleep=off,align=off -seed 1,
+# nokaslr).  The full run takes about 15 minutes on a 2-core machine.
+set -euo pipefail
+
+prog=run-bench.sh
+die() { echo "$prog: error: $*" >&2; exit 1; }
+say() { echo "$prog: $*" >&2; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+
+quick=0 out='' daemon=${SCX_BURST_DAEMON:-} suites='' docs=1 reanalyze=0 check=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1; shift ;;
+	--no-docs) docs=0; shift ;;
+	--reanalyze) reanalyze=1; shift ;;
+	--out|--daemon|--suites|--check)
+		[ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value"
+		case "$1" in
+		--out) out=$2 ;; --daemon) daemon=$2 ;; --suites) suites=$2 ;; --check) check=$2 ;;
+		esac
+		shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) die "unknown argument '$1' (see $0 --help)" ;;
+	esac
+done
+
+# ---- --check: every section, numbers for every scheduler ----------------
+check_results() {
+	local f=$1 flat rc=0
+	[ -f "$f" ] || { echo "$prog: check: $f: no such file" >&2; return 1; }
+	flat=$(mktemp) || return 1
+	if ! awk -v mode=flat -f "$here/json.awk" "$f" > "$flat"; then
+		rm -f "$flat"
+		echo "$prog: check: $f is not valid JSON" >&2
+		return 1
+	fi
+	awk -F'\t' -v file="$f" -f "$here/check.awk" "$flat" || rc=1
+	rm -f "$flat"
+	return $rc
+}
+if [ -n "$check" ]; then
+	check_results "$check" && echo "$prog: check: $check: every section present"
+	exit
+fi
+
+[ -n "$out" ] || out=$top/build/bench
+[ "$quick" = 0 ] || docs=0
+if [ -z "$suites" ]; then
+	[ "$quick" = 1 ] && suites=sid || suites="sid trixie-backports"
+fi
+for s in $suites; do
+	[[ $s =~ ^[a-z][a-z0-9.-]*$ ]] || die "bad suite name '$s'"
+done
+for t in awk gnuplot sort; do
+	command -v "$t" >/dev/null || die "'$t' not found (tests/setup-deps.sh installs it)"
+done
+
+# ---- settings ---------------------------------------------------------------
+main_smp=4
+if [ "$quick" = 1 ]; then
+	ovh_smps="2"
+	guest=(reps=1 lat_s=3 sb_time=1 sb_threads=1,4,16 floor_s=1 ovh_s=2 ovh_reps=1 sw_n=4 cost_s=5 dom_s=1)
+	ovh_guest=(ovh_s=2 ovh_reps=1 floor_s=1)
+	main_timeout=360 ovh_timeout=180
+else
+	ovh_smps="2 8"
+	guest=(reps=3 lat_s=8 sb_time=1 sb_threads=1-16 sb_reps=2 floor_s=3 ovh_s=3 ovh_reps=3 sw_n=10 cost_s=60 dom_s=2)
+	ovh_guest=(ovh_s=3 ovh_reps=3 floor_s=3)
+	main_timeout=1800 ovh_timeout=600
+fi
+qemu_settings="qemu-system-x86_64 -machine q35 -cpu max -m 2048 -accel tcg,thread=single -icount shift=2,sleep=off,align=off -seed 1; kernel command line nokaslr; -smp $main_smp (overhead boots: ${ovh_smps// /, })"
+
+logs=$out/logs
+mkdir -p "$out" "$logs" || die "cannot create $out"
+
+# ---- the boots ----------------------------------------------------------
+run_boots() {
+	local t0 image=$out/image kernels scen rel vmlinuz suite smp rc b0 b1 log
+	t0=$(date +%s)
+	for t in qemu-system-x86_64 gcc bpftool cpio zstd; do
+		command -v "$t" >/dev/null || die "'$t' not found (tests/setup-deps.sh installs it)"
+	done
+	grep -q 'shift=2,sleep=off,align=off' "$top/tests/vm/run-vm.sh" ||
+		die "tests/vm/run-vm.sh --icount no longer uses shift=2,sleep=off,align=off: update qemu_settings here"
+	[ "$(id -u)" -eq 0 ] || die "must run as root (tests/vm/mkinitramfs.sh)"
+
+	if [ -z "$daemon" ]; then
+		local build=${SCX_BURST_BUILD:-$top/build}
+		say "building scx_burst in $build"
+		cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+		cmake --build "$build" -j"$(nproc)" --target scx_burst > /dev/null
+		daemon=$build/scx_burst
+	fi
+	[ -f "$daemon" ] && [ -x "$daemon" ] || die "$daemon: not an executable file"
+	if readelf -l "$daemon" 2>/dev/null | grep -q 'Requesting program interpreter'; then
+		die "$daemon is dynamically linked; configure with -DSCX_BURST_STATIC=ON"
+	fi
+
+	rm -rf "$image" "$logs"
+	mkdir -p "$image/scenarios" "$logs"
+	scen=$image/scenarios
+	cp "$top/tests/vm/scenarios/lib.sh" "$here/bench.sh" "$scen/"
+	gcc -O2 -Wall -Wextra -static -pthread -o "$scen/benchprobe" "$here/benchprobe.c" ||
+		die "cannot build benchprobe (static glibc: libc6-dev)"
+	say "building the initramfs"
+	MKINITRAMFS_BINS=bpftool MKINITRAMFS_ZSTD_LEVEL=3 \
+		"$top/tests/vm/mkinitramfs.sh" "$image/initramfs.cpio.zst" "$daemon" "$scen" 2>&1 |
+		sed 's/^/  /' >&2
+	[ -f "$image/initramfs.cpio.zst" ] || die "no initramfs"
+
+	# shellcheck disable=SC2086
+	kernels=$("$top/tests/vm/kernels.sh" $suites) || die "tests/vm/kernels.sh failed"
+	: > "$out/boots.txt"
+	qemu_cmdline=''
+	while read -r suite rel vmlinuz; do
+		for smp in $main_smp $ovh_smps; do
+			if [ "$smp" = "$main_smp" ]; then
+				b=main words=(scenario=bench mode=main "${guest[@]}") lim=$main_timeout
+			else
+				b=ovh$smp words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout
+			fi
+			log=$logs/$suite-$b.log
+			say "$suite ($rel): boot '$b', $smp vCPUs"
+			b0=$(date +%s.%N)
+			# the exact qemu command line, read off the running process
+			if [ -z "$qemu_cmdline" ]; then
+				( for _ in $(seq 60); do
+					l=$(ps -eo args= | grep -F -- "$image/initramfs.cpio.zst" | grep '^[^ ]*qemu-system' | head -n1 || true)
+					[ -z "$l" ] || { printf '%s\n' "$l" > "$out/qemu-cmdline.txt"; break; }
+					sleep 0.5
+				  done ) &
+			fi
+			set +e
+			"$top/tests/vm/run-vm.sh" --kernel "$vmlinuz" --initrd "$image/initramfs.cpio.zst" \
+				--smp "$smp" --timeout "$lim" --icount --log "$log" -- "${words[@]}" < /dev/null |
+				awk '/^@@B (phase|start|end|scx_error|fatal|dom_info)/ { print "  " $0; fflush() }' >&2
+			rc=${PIPESTATUS[0]}
+			set -e
+			wait
+			[ -z "$qemu_cmdline" ] && [ -s "$out/qemu-cmdline.txt" ] && qemu_cmdline=$(cat "$out/qemu-cmdline.txt")
+			b1=$(date +%s.%N)
+			printf '%s %s %s %s %s %.1f\n' "$suite" "$rel" "$b" "$smp" "$rc" \
+				"$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" >> "$out/boots.txt"
+			[ "$rc" = 0 ] || say "warning: $suite boot '$b' ended with status $rc (see $log)"
+		done
+	done <<< "$kernels"
+	echo "$(( $(date +%s) - t0 ))" > "$out/wall_s.txt"
+	date -u '+%Y-%m-%d %H:%M UTC' > "$out/date.txt"
+	echo "$quick" > "$out/quick.txt"
+	printf '%s\n' "$qemu_settings" > "$out/qemu-settings.txt"
+	if [ "$quick" = 1 ]; then echo "tests/bench/run-bench.sh --quick"; else echo tests/bench/run-bench.sh; fi > "$out/command.txt"
+}
+
+# ---- results, plots, report ---------------------------------------------
+analyze() {
+	local rec=$out/records.txt plots=$out/benchmarks suite rel b smp rc wall
+	[ -s "$out/boots.txt" ] || die "$out/boots.txt: no boots recorded (run without --reanalyze first)"
+	rm -rf "$plots" "$out/plot-data"
+	mkdir -p "$plots"
+	{
+		printf '@@HOST meta date=%s quick=%s host_cpus=%s wall_s=%s\n' \
+			"$(tr ' ' '_' < "$out/date.txt")" "$(cat "$out/quick.txt")" "$(nproc)" "$(cat "$out/wall_s.txt")"
+		while read -r suite rel b smp rc wall; do
+			printf '@@HOST boot suite=%s release=%s boot=%s smp=%s rc=%s wall_s=%s\n' \
+				"$suite" "$rel" "$b" "$smp" "$rc" "$wall"
+			grep -a '^@@B' "$logs/$suite-$b.log" || true
+		done < "$out/boots.txt"
+	} > "$rec"
+	awk -v plots="$plots" -f "$here/analyze.awk" "$rec" > "$out/results.flat"
+	# strings with spaces: set here rather than through the key=value records
+	awk -F'\t' -v d="$(cat "$out/date.txt")" -v c="$(cat "$out/command.txt")" \
+			-v qv="$(qemu-system-x86_64 --version | head -n1)" \
+			-v qs="$(cat "$out/qemu-settings.txt")" \
+			-v qc="$(cat "$out/qemu-cmdline.txt" 2>/dev/null || echo unknown)" 'BEGIN { OFS = "\t" }
+			$1 == "meta.generated" { $3 = d } $1 == "meta.command" { $3 = c }
+			$1 == "meta.qemu_version" { $3 = qv } $1 == "meta.qemu_settings" { $3 = qs }
+			$1 == "meta.qemu_cmdline" { $3 = qc } { print }' "$out/results.flat" > "$out/results.flat.tmp"
+	mv "$out/results.flat.tmp" "$out/results.flat"
+	awk -v mode=tojson -f "$here/json.awk" "$out/results.flat" > "$out/results.json.tmp"
+	mv "$out/results.json.tmp" "$out/results.json"
+	plot "$plots"
+	awk -v mode=flat -f "$here/json.awk" "$out/results.json" > "$out/results.json.flat"
+	awk -F'\t' -v plotdir=benchmarks -f "$here/report.awk" "$out/results.json.flat" > "$out/benchmarks.md"
+	rm -f "$out/results.json.flat"
+	say "wrote $out/results.json and $out/benchmarks.md"
+}
+
+# gnuplot's SVG output; BENCH_PLOT_FORMAT=png gives PNG files instead
+# (docs/benchmarks.md links the .svg names)
+plot() {
+	local dir=$1 f s sc files term='svg size 720,440 dynamic font "sans,11"' ext=svg
+	if [ "${BENCH_PLOT_FORMAT:-svg}" = png ]; then
+		term='pngcairo size 720,440 font "sans,10"' ext=png
+	fi
+	for f in "$dir"/tp-*.dat; do
+		[ -f "$f" ] || continue
+		s=$(basename "$f" .dat); s=${s#tp-}
+		gnuplot <<EOF
+set terminal $term
+set output "$dir/throughput-$s.$ext"
+set title "sysbench cpu events/s vs threads ($s kernel, median and min-max of repeats)"
+set xlabel "threads"
+set ylabel "events per second"
+set xrange [0.5:16.5]
+set xtics 1
+set key top right
+set grid
+set datafile missing "?"
+plot "$f" using 1:2:3:4 with yerrorlines lw 2 title "EEVDF", \
+     "" using 1:5:6:7 with yerrorlines lw 2 title "scx\\\\_burst burst", \
+     "" using 1:8:9:10 with yerrorlines lw 2 title "scx\\\\_burst deadline"
+EOF
+	done
+	for s in $(ls "$dir" | sed -n 's/^lat-\(.*\)-eevdf\.dat$/\1/p'); do
+		files=''
+		for sc in eevdf burst deadline; do
+			[ -s "$dir/lat-$s-$sc.dat" ] || continue
+			case $sc in
+			eevdf) t=EEVDF ;; burst) t="scx\\\\_burst burst" ;; deadline) t="scx\\\\_burst deadline" ;;
+			esac
+			files+="${files:+, }\"$dir/lat-$s-$sc.dat\" using 1:2 with steps lw 2 title \"$t\""
+		done
+		[ -s "$dir/lat-$s-floor.dat" ] &&
+			files+=", \"$dir/lat-$s-floor.dat\" using 1:2 with steps lw 1 dt 2 lc rgb \"gray40\" title \"emulator stall gaps (pinned spinners, no load)\""
+		gnuplot <<EOF
+set terminal $term
+set output "$dir/latency-$s.$ext"
+set title "cyclictest wakeup latency under 12 x nCPU hogs ($s kernel, all repeats pooled)"
+set xlabel "latency (us)"
+set ylabel "share of wakeups at or above"
+set logscale xy
+set format x "10^{%T}"
+set format y "10^{%T}"
+set yrange [1e-4:1.2]
+set key left bottom Left reverse
+set grid
+plot $files
+EOF
+	done
+	mkdir -p "$out/plot-data"
+	mv "$dir"/*.dat "$out/plot-data/" 2>/dev/null || true
+}
+
+# ---- main ---------------------------------------------------------------
+if [ "$reanalyze" = 1 ]; then
+	[ -d "$logs" ] || die "$logs: no logs to reanalyze"
+	# results of a quick run never go to docs/
+	[ "$(cat "$out/quick.txt" 2>/dev/null || echo 1)" = 0 ] || docs=0
+else
+	run_boots
+fi
+analyze
+rc=0
+check_results "$out/results.json" || rc=1
+if [ "$docs" = 1 ]; then
+	if [ "$rc" = 0 ]; then
+		rm -rf "$top/docs/benchmarks"
+		mkdir -p "$top/docs/benchmarks"
+		cp "$out"/benchmarks/*.svg "$top/docs/benchmarks/"
+		cp "$out/benchmarks.md" "$top/docs/benchmarks.md"
+		say "regenerated docs/benchmarks.md and docs/benchmarks/"
+	else
+		say "results incomplete: docs/benchmarks.md left as it was"
+	fi
+fi
+while read -r suite rel b smp brc wall; do
+	[ "$brc" = 0 ] || { say "boot $suite/$b failed (status $brc)"; rc=1; }
+done < "$out/boots.txt"
+say "total wall time $(cat "$out/wall_s.txt") s"
+exit "$rc"
