@@ -38,7 +38,11 @@
  *    rr_interval and the deadline is renewed only when the slice is used
  *    up, so a task that sleeps keeps both.  A waking task preempts the CPU
  *    of its LLC running the latest deadline if its own deadline is
- *    earlier; SCHED_BATCH tasks never preempt.  SCHED_IDLE tasks are
+ *    earlier.  As in BFS, the victim search biases each CPU's deadline by
+ *    its cache distance from the task's CPU (0 for that CPU, 1 x
+ *    rr_interval for its SMT sibling, 2 x for the rest of the LLC): among
+ *    near-equal victims the task's own CPU wins, which saves an IPI and
+ *    keeps the cache warm.  SCHED_BATCH tasks never preempt.  SCHED_IDLE tasks are
  *    queued BURST_IDLE_CLASS_DELAY_NS behind every normal deadline: they
  *    run when nothing else wants the CPU, and once every couple of seconds
  *    anyway, because sched_ext's watchdog ejects a scheduler that leaves a
@@ -550,8 +554,8 @@ static bool preempt_by_score(struct burst_task_ctx *tctx, s32 cpu)
 static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 {
 	u32 llc = llc_of(cpu), first, nr, i;
-	s32 victim = -1;
-	u64 latest = deadline;
+	u64 rr = tunables.rr_interval_ns, best = 0;
+	s32 victim = -1, sib = cpu_sibling[CPU_IDX(cpu)];
 
 	first = llc_first[LLC_IDX(llc)];
 	nr = llc_nr[LLC_IDX(llc)];
@@ -561,6 +565,7 @@ static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 	bpf_for(i, 0, nr) {
 		struct cpu_ctx *cctx;
 		u32 idx = first + i;
+		u64 key;
 		s32 c;
 
 		c = llc_cpus[CPU_IDX(idx)];
@@ -573,8 +578,13 @@ static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 			victim = c;
 			break;
 		}
-		if (time_before(latest, cctx->curr_key)) {
-			latest = cctx->curr_key;
+		/* Only a CPU running a later deadline can be preempted. */
+		if (!time_before(deadline, cctx->curr_key))
+			continue;
+		key = cctx->curr_key -
+		      burst_cache_distance(c == cpu, c == sib) * rr;
+		if (victim < 0 || time_before(best, key)) {
+			best = key;
 			victim = c;
 		}
 	}
@@ -840,8 +850,13 @@ void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 keep:
 	/* The previous task is the earliest, or nothing else is queued. */
 	if (ptctx) {
-		task_key(prev, ptctx, policy, now, &slice);
+		struct cpu_ctx *cctx = cpu_ctx(cpu);
+		u64 key = task_key(prev, ptctx, policy, now, &slice);
+
 		prev->scx.slice = slice;
+		/* No ops.running for a kept task: publish its renewed key. */
+		if (cctx)
+			cctx->curr_key = key;
 		stat_inc(BURST_STAT_keep_running);
 	}
 }

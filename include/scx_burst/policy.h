@@ -221,6 +221,18 @@ static inline u64 burst_deadline_offset(u32 nice_idx, u64 rr_interval_ns)
 	return (u64)burst_bfs_prio_ratio[nice_idx] * rr_interval_ns >> 7;
 }
 
+/*
+ * BFS's cache distance, in rr_intervals, from a task's CPU to a CPU it may
+ * be sent to: 0 for the same CPU, 1 for its SMT sibling, 2 for another CPU
+ * of the same LLC.  Preemption subtracts distance x rr_interval from a
+ * candidate's deadline, so a nearby CPU wins over a slightly later remote
+ * one.
+ */
+static inline u32 burst_cache_distance(bool same_cpu, bool smt_sibling)
+{
+	return same_cpu ? 0 : smt_sibling ? 1 : 2;
+}
+
 static inline u64 burst_deadline(u64 now, u32 nice_idx, u64 rr_interval_ns)
 {
 	return now + burst_deadline_offset(nice_idx, rr_interval_ns);
