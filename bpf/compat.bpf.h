@@ -86,4 +86,18 @@ static __always_inline u64 burst_now(void)
 	return bpf_ktime_get_ns();
 }
 
+/*
+ * Set the running task's remaining slice.  Kernels with
+ * scx_bpf_task_set_slice() (the 7.2 and 7.3 ones tested here) log a
+ * deprecation warning for a direct write to p->scx.slice; older ones
+ * only have the direct write.
+ */
+static __always_inline void burst_set_slice(struct task_struct *p, u64 slice)
+{
+	if (bpf_ksym_exists(scx_bpf_task_set_slice))
+		scx_bpf_task_set_slice(p, slice);
+	else
+		p->scx.slice = slice;
+}
+
 #endif /* SCX_BURST_COMPAT_BPF_H */

@@ -853,7 +853,7 @@ keep:
 		struct cpu_ctx *cctx = cpu_ctx(cpu);
 		u64 key = task_key(prev, ptctx, policy, now, &slice);
 
-		prev->scx.slice = slice;
+		burst_set_slice(prev, slice);
 		/* No ops.running for a kept task: publish its renewed key. */
 		if (cctx)
 			cctx->curr_key = key;
@@ -944,7 +944,7 @@ bool BPF_STRUCT_OPS(burst_yield, struct task_struct *from,
 	if (tctx)
 		restart_burst(tctx);
 	/* What the kernel does when ops.yield is not implemented. */
-	from->scx.slice = 0;
+	burst_set_slice(from, 0);
 	return false;
 }
 
