@@ -17,7 +17,7 @@ fi
 src=/etc/apt/sources.list.d/debian.sources
 bp=/etc/apt/sources.list.d/scx-burst-backports.sources
 stamp=/var/lib/scx-burst/deps.stamp
-want_stamp=5
+want_stamp=6
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
 	exit 0
