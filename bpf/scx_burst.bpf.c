@@ -42,8 +42,8 @@
  *    its cache distance from the task's CPU (0 for that CPU, 1 x
  *    rr_interval for its SMT sibling, 2 x for the rest of the LLC): among
  *    near-equal victims the task's own CPU wins, which saves an IPI and
- *    keeps the cache warm.  SCHED_BATCH tasks never preempt.  SCHED_IDLE tasks are
- *    queued BURST_IDLE_CLASS_DELAY_NS behind every normal deadline: they
+ *    keeps the cache warm.  SCHED_BATCH tasks never preempt.
+ *    SCHED_IDLE tasks are queued BURST_IDLE_CLASS_DELAY_NS behind every normal deadline: they
  *    run when nothing else wants the CPU, and once every couple of seconds
  *    anyway, because sched_ext's watchdog ejects a scheduler that leaves a
  *    runnable task waiting for 30 s.

@@ -217,6 +217,15 @@ function growth(P, ka, kb,   p, q) {
 
 # ratio of two numbers, "" if either is missing
 function ratio(a, b) { return (isnum(a) && isnum(b) && b + 0 != 0) ? a / b : "" }
+# per-repeat ratios of A[s, sc, rep, key] to EEVDF's run of the same repeat
+function rep_ratios(A, s, sc, key,    rp, q, rl) {
+	rl = ""
+	for (rp = 1; rp <= NREP[s]; rp++) {
+		q = ratio(A[s, sc, rp, key], A[s, "eevdf", rp, key])
+		if (q != "") rl = addl(rl, q)
+	}
+	return rl
+}
 function verdict(ok) { return ok ? "yes" : "no" }
 function x(v) { return v == "" ? "n/a" : sprintf("%.2fx", v) }
 
@@ -282,14 +291,8 @@ END {
 			for (m = 1; m <= nm; m++) LMED[s, sc, MET[m]] = mmm(L "." sc "." MET[m], LS[MET[m]])
 			if (sc != "eevdf") {
 				nr = split("p50 p99 max avg", RM, " ")
-				for (m = 1; m <= nr; m++) {
-					rl = ""
-					for (rp = 1; rp <= NREP[s]; rp++) {
-						q = ratio(LR[s, sc, rp, RM[m]], LR[s, "eevdf", rp, RM[m]])
-						if (q != "") rl = addl(rl, q)
-					}
-					LRAT[s, sc, RM[m]] = mmm(L "." sc ".ratio." RM[m], rl)
-				}
+				for (m = 1; m <= nr; m++)
+					LRAT[s, sc, RM[m]] = mmm(L "." sc ".ratio." RM[m], rep_ratios(LR, s, sc, RM[m]))
 			}
 			if (ids != "" && plots != "") { hstats(ids); ccdf(plots "/lat-" s "-" sc ".dat") }
 			nk = split(CTRL[s, "lat", sc], CK, " ")
@@ -313,14 +316,8 @@ END {
 				SBM[s, sc, TH[t]] = mmm(T "." sc ".eps." TH[t], el)
 			}
 			if (sc != "eevdf")
-				for (t = 1; t <= nt; t++) {
-					rl = ""
-					for (rp = 1; rp <= NREP[s]; rp++) {
-						q = ratio(SB[s, sc, rp, TH[t]], SB[s, "eevdf", rp, TH[t]])
-						if (q != "") rl = addl(rl, q)
-					}
-					SBR[s, sc, TH[t]] = mmm(T "." sc ".ratio." TH[t], rl)
-				}
+				for (t = 1; t <= nt; t++)
+					SBR[s, sc, TH[t]] = mmm(T "." sc ".ratio." TH[t], rep_ratios(SB, s, sc, TH[t]))
 		}
 		if (plots != "") {
 			for (t = 1; t <= nt; t++) {
