@@ -105,15 +105,10 @@ const volatile u32 smt_enabled;
 
 /* Changed by the daemon at runtime. */
 struct burst_tunables tunables = {
-	.policy			= BURST_POLICY_BURST,
-	.burst_enabled		= 1,
-	.slice_ns		= BURST_DFL_SLICE_US * 1000ULL,
-	.rr_interval_ns		= BURST_DFL_RR_INTERVAL_MS * 1000000ULL,
-	.burst_penalty_offset	= BURST_DFL_PENALTY_OFFSET,
-	.burst_penalty_scale	= BURST_DFL_PENALTY_SCALE,
-	.burst_smoothness	= BURST_DFL_SMOOTHNESS,
-	.preempt_margin		= BURST_DFL_PREEMPT_MARGIN,
-	.overflow_hold_ns	= BURST_DFL_OVERFLOW_HOLD_US * 1000ULL,
+#define BURST_TUNABLE(key, field, kind, scale, dfl, min, max, cli, help) \
+	.field = (u64)(dfl) * (scale),
+#include <scx_burst/tunables_table.h>
+#undef BURST_TUNABLE
 };
 
 /* Primary domain: requested by the daemon, applied by burst_set_domain. */

@@ -16,110 +16,17 @@
 
 #include <spdlog/spdlog.h>
 
-#include "scx_burst/options.hpp"
-#include "scx_burst/policy.h"
 #include "scx_burst/stats.hpp"
 
 namespace scx_burst {
 
 using nlohmann::json;
 
-json settings_json(const burst_tunables &t)
-{
-	return {
-		{"policy", policy_name(t.policy)},
-		{"burst_enabled", t.burst_enabled != 0},
-		{"slice_us", t.slice_ns / 1000},
-		{"rr_interval_ms", t.rr_interval_ns / 1000000},
-		{"burst_penalty_offset", t.burst_penalty_offset},
-		{"burst_penalty_scale", t.burst_penalty_scale},
-		{"burst_smoothness", t.burst_smoothness},
-		{"preempt_margin", t.preempt_margin},
-		{"overflow_hold_us", t.overflow_hold_ns / 1000},
-	};
-}
-
 json settings_json(CtlBackend &backend)
 {
-	json j = settings_json(backend.get());
+	json j = tunables_json(backend.get());
 	j["primary_domain"] = backend.domain();
 	return j;
-}
-
-namespace {
-
-struct Limit {
-	const char *name;
-	uint64_t min, max;
-};
-
-const Limit kLimits[] = {
-	{"slice_us", BURST_MIN_SLICE_US, BURST_MAX_SLICE_US},
-	{"rr_interval_ms", BURST_MIN_RR_INTERVAL_MS, BURST_MAX_RR_INTERVAL_MS},
-	{"burst_penalty_offset", 0, BURST_MAX_PENALTY_OFFSET},
-	{"burst_penalty_scale", 0, BURST_MAX_PENALTY_SCALE},
-	{"burst_smoothness", 0, BURST_MAX_SMOOTHNESS},
-	{"preempt_margin", 0, BURST_MAX_PREEMPT_MARGIN},
-	{"overflow_hold_us", 0, BURST_MAX_OVERFLOW_HOLD_US},
-};
-
-}  // namespace
-
-std::expected<burst_tunables, SetError> apply_settings(const burst_tunables &cur,
-						       const json &args)
-{
-	burst_tunables t = cur;
-
-	if (!args.is_object() || args.empty())
-		return std::unexpected(SetError{EINVAL, "set needs an object of settings in \"args\""});
-	for (auto &[key, val] : args.items()) {
-		if (key == "policy") {
-			int p = val.is_string() ? policy_from_name(val.get<std::string>()) : -1;
-			if (p < 0)
-				return std::unexpected(SetError{
-					EINVAL, "policy: must be \"burst\" or \"deadline\", not " +
-							val.dump()});
-			t.policy = p;
-			continue;
-		}
-		if (key == "burst_enabled") {
-			if (!val.is_boolean())
-				return std::unexpected(SetError{
-					EINVAL, "burst_enabled: must be true or false, not " + val.dump()});
-			t.burst_enabled = val.get<bool>();
-			continue;
-		}
-		const Limit *lim = nullptr;
-		for (const auto &l : kLimits)
-			if (key == l.name)
-				lim = &l;
-		if (!lim)
-			return std::unexpected(SetError{EINVAL, key + ": no such setting"});
-		if (!val.is_number_integer() && !val.is_number_unsigned())
-			return std::unexpected(SetError{
-				EINVAL, key + ": must be an integer, not " + val.dump()});
-		int64_t v = val.get<int64_t>();
-		if (v < (int64_t)lim->min || v > (int64_t)lim->max)
-			return std::unexpected(SetError{
-				ERANGE, key + ": " + std::to_string(v) + " is out of range " +
-						std::to_string(lim->min) + ".." +
-						std::to_string(lim->max)});
-		if (key == "slice_us")
-			t.slice_ns = v * 1000ULL;
-		else if (key == "rr_interval_ms")
-			t.rr_interval_ns = v * 1000000ULL;
-		else if (key == "burst_penalty_offset")
-			t.burst_penalty_offset = v;
-		else if (key == "burst_penalty_scale")
-			t.burst_penalty_scale = v;
-		else if (key == "burst_smoothness")
-			t.burst_smoothness = v;
-		else if (key == "preempt_margin")
-			t.preempt_margin = v;
-		else if (key == "overflow_hold_us")
-			t.overflow_hold_ns = v * 1000ULL;
-	}
-	return t;
 }
 
 json ctl_ok(json resp)
@@ -171,7 +78,7 @@ std::string ctl_handle_line(const std::string &line, CtlBackend &backend)
 		burst_tunables cur = backend.get();
 		std::expected<burst_tunables, SetError> t = cur;
 		if (!args.empty() || !dom)
-			t = apply_settings(cur, args);
+			t = apply_tunables(cur, args);
 		if (!t)
 			return ctl_error(t.error().err, t.error().msg).dump();
 		if (dom) {

@@ -112,7 +112,7 @@ public:
 			spdlog::info("policy switched: {} -> {}", policy_name(old.policy),
 				     policy_name(t.policy));
 		}
-		spdlog::info("settings: {}", settings_json(t).dump());
+		spdlog::info("settings: {}", tunables_json(t).dump());
 	}
 
 	nlohmann::json stats() override
@@ -319,7 +319,7 @@ int run_daemon(const Options &opts)
 	}
 
 	LoadConfig cfg;
-	cfg.tunables = make_tunables(opts);
+	cfg.tunables = opts.tunables;
 	cfg.exit_dump_len = opts.exit_dump_len;
 	std::string domain_spec = opts.primary_domain;
 

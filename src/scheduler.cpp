@@ -12,6 +12,7 @@
 #include "burst_bpf.skel.h"
 #include "scx_burst/log.hpp"
 #include "scx_burst/sysfs.hpp"
+#include "scx_burst/tunables.hpp"
 
 namespace scx_burst {
 namespace {
@@ -157,21 +158,7 @@ burst_tunables Scheduler::tunables() const
 
 void Scheduler::set_tunables(const burst_tunables &t)
 {
-	auto *dst = reinterpret_cast<volatile burst_tunables *>(&skel_->data->tunables);
-	uint32_t gen = dst->gen + 1;
-
-	// Field by field: each is a naturally aligned store that BPF sees
-	// whole.  The generation goes last.
-	dst->policy = t.policy;
-	dst->burst_enabled = t.burst_enabled;
-	dst->slice_ns = t.slice_ns;
-	dst->rr_interval_ns = t.rr_interval_ns;
-	dst->burst_penalty_offset = t.burst_penalty_offset;
-	dst->burst_penalty_scale = t.burst_penalty_scale;
-	dst->burst_smoothness = t.burst_smoothness;
-	dst->preempt_margin = t.preempt_margin;
-	dst->overflow_hold_ns = t.overflow_hold_ns;
-	__atomic_store_n(&dst->gen, gen, __ATOMIC_RELEASE);
+	store_tunables(reinterpret_cast<volatile burst_tunables *>(&skel_->data->tunables), t);
 }
 
 Result<> Scheduler::set_domain(const std::vector<int> &cpus)

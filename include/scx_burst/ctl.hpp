@@ -16,27 +16,15 @@
 #include <nlohmann/json.hpp>
 
 #include "error.hpp"
-#include "intf.h"
+#include "tunables.hpp"
 
 namespace scx_burst {
 
-inline constexpr const char *kDefaultCtlSocket = "/run/scx_burst/ctl.sock";
 inline constexpr size_t kCtlMaxLine = 16384;	// longer requests are refused
 
-// Tunables as the protocol names them ("slice_us", "policy", ...).
-nlohmann::json settings_json(const burst_tunables &t);
 class CtlBackend;
-nlohmann::json settings_json(CtlBackend &backend);	// with primary_domain
-
-// @cur with the fields of @args applied.  Validates every field first:
-// unknown names, wrong types and out-of-range values fail the whole set.
-// The error's message starts with the offending field.
-struct SetError {
-	int err;	// EINVAL or ERANGE
-	std::string msg;
-};
-std::expected<burst_tunables, SetError> apply_settings(const burst_tunables &cur,
-						       const nlohmann::json &args);
+// The tunables (tunables_json()) plus "primary_domain".
+nlohmann::json settings_json(CtlBackend &backend);
 
 // What the server needs from the running daemon.
 class CtlBackend {

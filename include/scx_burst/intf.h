@@ -34,7 +34,6 @@ enum burst_consts {
 	BURST_EXIT_REASON_LEN	= 128,
 	BURST_EXIT_MSG_LEN	= 1024,
 	BURST_EXIT_DUMP_MAX	= 65536,
-	BURST_COMM_LEN		= 16,
 };
 
 /* Scheduling policies; switchable at runtime through burst_tunables. */
@@ -64,23 +63,23 @@ enum burst_dsq_kind {
 	(((u64)(kind) << 28) | ((u64)(policy) << 24) | (u64)(index))
 
 /*
- * Runtime tunables.  They live in the BPF program's .data section, which
- * the daemon maps and writes while the scheduler runs: never rodata.
- * The daemon validates every field against the limits in policy.h before
- * writing, and bumps @gen last so BPF can notice a change if it needs to.
+ * Runtime tunables, one u64 per entry of tunables_table.h.  They live in
+ * the BPF program's .data section, which the daemon maps and writes while
+ * the scheduler runs: never rodata.  The daemon validates every value
+ * against the table's limits before writing, and writes field by field
+ * (each an aligned 8-byte store that BPF sees whole).
  */
 struct burst_tunables {
-	u32 policy;			/* enum burst_policy */
-	u32 burst_enabled;		/* 0: plain weighted vtime (--no-burst) */
-	u64 slice_ns;			/* burst policy time slice */
-	u64 rr_interval_ns;		/* deadline policy time slice */
-	u32 burst_penalty_offset;	/* log2(ns) tolerated before a penalty */
-	u32 burst_penalty_scale;	/* penalty slope, 1024 = 1.0 */
-	u32 burst_smoothness;		/* burst history averaging, 2^-n */
-	u32 preempt_margin;		/* score gap needed to preempt on wakeup */
-	u32 reserved;			/* keeps the layout 8-byte aligned */
-	u32 gen;			/* bumped by the daemon on every change */
-	u64 overflow_hold_ns;		/* primary domain saturated this long: overflow */
+#define BURST_TUNABLE(key, field, kind, scale, dfl, min, max, cli, help) u64 field;
+#include "tunables_table.h"
+#undef BURST_TUNABLE
+};
+
+enum burst_tunable_idx {
+#define BURST_TUNABLE(key, field, kind, scale, dfl, min, max, cli, help) BURST_TUNABLE_##key,
+#include "tunables_table.h"
+#undef BURST_TUNABLE
+	BURST_NR_TUNABLES,
 };
 
 /*
@@ -135,7 +134,8 @@ enum burst_stat_idx {
 	BURST_NR_STATS,
 };
 
-BURST_STATIC_ASSERT(sizeof(struct burst_tunables) == 56, "burst_tunables layout");
+BURST_STATIC_ASSERT(sizeof(struct burst_tunables) == 8 * BURST_NR_TUNABLES,
+		    "burst_tunables: one u64 per table entry");
 BURST_STATIC_ASSERT(sizeof(struct burst_domain_req) == 8 * BURST_CPUMASK_WORDS + 8,
 		    "burst_domain_req layout");
 BURST_STATIC_ASSERT(sizeof(struct burst_exit_info) == 16 + 128 + 1024,

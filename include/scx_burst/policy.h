@@ -13,25 +13,12 @@
 
 #include "intf.h"
 
-/* Tunable defaults and limits; the daemon validates against these. */
+/*
+ * Constants of the policy math.  The tunables' defaults and limits are in
+ * tunables_table.h.
+ */
 enum burst_limits {
-	BURST_DFL_SLICE_US		= 5000,
-	BURST_MIN_SLICE_US		= 100,
-	BURST_MAX_SLICE_US		= 100000,
-	BURST_DFL_RR_INTERVAL_MS	= 6,	/* BFS's default rr_interval */
-	BURST_MIN_RR_INTERVAL_MS	= 1,
-	BURST_MAX_RR_INTERVAL_MS	= 1000,
-	/* The BORE generation whose update_burst_score we follow. */
-	BURST_DFL_PENALTY_OFFSET	= 18,	/* 2^18 ns = 262 us tolerated */
-	BURST_MAX_PENALTY_OFFSET	= 64,
-	BURST_DFL_PENALTY_SCALE		= 1292,	/* 1.26 score steps per log2 */
-	BURST_MAX_PENALTY_SCALE		= 4096,
-	BURST_DFL_SMOOTHNESS		= 1,	/* new burst weighs 1/2 */
-	BURST_MAX_SMOOTHNESS		= 10,
-	BURST_DFL_PREEMPT_MARGIN	= 3,	/* ~2x in vtime speed */
-	BURST_MAX_PREEMPT_MARGIN	= 39,
-	BURST_DFL_OVERFLOW_HOLD_US	= 5000,	/* saturation before overflow */
-	BURST_MAX_OVERFLOW_HOLD_US	= 1000000,
+	BURST_MAX_SMOOTHNESS		= 10,	/* burst_smooth() clamps to it */
 	BURST_MAX_SCORE			= 39,
 	BURST_FIXED_SHIFT		= 10,
 	BURST_NICE_WIDTH		= 40,	/* nice -20..19 */

@@ -30,10 +30,10 @@ TEST(Cli, Defaults)
 {
 	Options o;
 	ASSERT_EQ(parse({}, o), 0);
-	auto t = scx_burst::make_tunables(o);
+	auto t = o.tunables;
 	EXPECT_EQ(t.policy, (uint32_t)BURST_POLICY_BURST);
 	EXPECT_EQ(t.burst_enabled, 1u);
-	EXPECT_EQ(t.slice_ns, BURST_DFL_SLICE_US * 1000ULL);
+	EXPECT_EQ(t.slice_ns, 5000 * 1000ULL);
 	EXPECT_EQ(t.rr_interval_ns, 6000000ULL);
 	EXPECT_EQ(t.burst_penalty_offset, 18u);
 	EXPECT_EQ(t.burst_penalty_scale, 1292u);
@@ -49,7 +49,7 @@ TEST(Cli, ValuesReachTunables)
 			 "--preempt-margin", "5", "--stats", "0.5", "--json"},
 			o),
 		  0);
-	auto t = scx_burst::make_tunables(o);
+	auto t = o.tunables;
 	EXPECT_EQ(t.slice_ns, 2000000ULL);
 	EXPECT_EQ(t.burst_penalty_offset, 12u);
 	EXPECT_EQ(t.burst_penalty_scale, 2048u);

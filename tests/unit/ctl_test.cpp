@@ -22,7 +22,7 @@ using namespace scx_burst;
 
 class FakeBackend : public CtlBackend {
 public:
-	FakeBackend() { t = make_tunables(Options{}); }
+	FakeBackend() { t = default_tunables(); }
 	burst_tunables get() override { return t; }
 	void set(const burst_tunables &n) override
 	{
@@ -64,7 +64,7 @@ TEST(Ctl, GetReportsSettings)
 	auto r = handle(b, R"({"req":"get"})");
 	EXPECT_EQ(r["errno"], 0);
 	EXPECT_EQ(r["args"]["resp"]["policy"], "burst");
-	EXPECT_EQ(r["args"]["resp"]["slice_us"], BURST_DFL_SLICE_US);
+	EXPECT_EQ(r["args"]["resp"]["slice_us"], 5000);
 	EXPECT_EQ(r["args"]["resp"]["rr_interval_ms"], 6);
 	EXPECT_EQ(r["args"]["resp"]["burst_penalty_offset"], 18);
 }
