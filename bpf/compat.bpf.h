@@ -16,6 +16,7 @@
 #define PF_KTHREAD		0x00200000
 #define ENOENT			2
 #define ENOMEM			12
+#define CLOCK_MONOTONIC		1
 
 #define BPF_STRUCT_OPS(name, args...)					\
 	SEC("struct_ops/" #name) BPF_PROG(name, ##args)
@@ -98,6 +99,30 @@ static __always_inline void burst_set_slice(struct task_struct *p, u64 slice)
 		scx_bpf_task_set_slice(p, slice);
 	else
 		p->scx.slice = slice;
+}
+
+/* The iterator of the innermost bpf_for_each() (libbpf names it ___it). */
+#define BPF_FOR_EACH_ITER	(&___it)
+
+/*
+ * Move the task an scx_dsq iteration is at to another DSQ.
+ * scx_bpf_dsq_move() since 6.13 (commit 5cbb302880f5, "sched_ext: Rename
+ * scx_bpf_dispatch[_vtime]_from_dsq*() -> scx_bpf_dsq_move[_vtime]*()");
+ * 6.12 has the same kfunc as scx_bpf_dispatch_from_dsq().
+ */
+extern bool scx_bpf_dispatch_from_dsq___compat(struct bpf_iter_scx_dsq *it__iter,
+					       struct task_struct *p, u64 dsq_id,
+					       u64 enq_flags) __ksym __weak;
+
+static __always_inline bool burst_dsq_move(struct bpf_iter_scx_dsq *it,
+					   struct task_struct *p, u64 dsq_id,
+					   u64 enq_flags)
+{
+	if (bpf_ksym_exists(scx_bpf_dsq_move))
+		return scx_bpf_dsq_move(it, p, dsq_id, enq_flags);
+	if (bpf_ksym_exists(scx_bpf_dispatch_from_dsq___compat))
+		return scx_bpf_dispatch_from_dsq___compat(it, p, dsq_id, enq_flags);
+	return false;
 }
 
 #endif /* SCX_BURST_COMPAT_BPF_H */

@@ -100,7 +100,8 @@ const volatile u32 cpu_llc[BURST_MAX_CPUS];	/* CPU -> LLC index */
 const volatile s32 cpu_sibling[BURST_MAX_CPUS];	/* SMT sibling or -1 */
 const volatile u32 llc_first[BURST_MAX_LLCS];	/* LLC -> first in llc_cpus */
 const volatile u32 llc_nr[BURST_MAX_LLCS];	/* LLC -> number of CPUs */
-const volatile u32 llc_cpus[BURST_MAX_CPUS];	/* CPUs grouped by LLC */
+const volatile u32 llc_cpus[BURST_MAX_CPUS];	/* online CPUs grouped by LLC */
+const volatile u32 nr_online = 1;		/* entries in llc_cpus */
 const volatile u32 smt_enabled;
 
 /* Changed by the daemon at runtime. */
@@ -123,12 +124,38 @@ private(PRIMARY) struct bpf_cpumask __kptr *primary_mask;
 /* Read by the daemon. */
 struct burst_exit_info exit_info;
 char exit_dump[BURST_EXIT_DUMP_MAX];
+u64 stats_epoch;		/* bumped by the daemon after each stats read */
+
+/* Debug only (--debug-error-after): raise scx_bpf_error() this long after
+ * ops.init, to test how the daemon reports an error exit.  0: never. */
+const volatile u64 debug_error_after_ns;
+static u64 init_at;
+
+/*
+ * The wait bound.  The age check (a BPF timer, every max_wait_ns / 4)
+ * looks at every queued task; one that has waited 3/4 of max_wait_ns is
+ * overdue: rescue_pending is set and a CPU that may run it is kicked.
+ * Every CPU's ops.dispatch then runs overdue tasks before the queue order
+ * (rescue_overdue()).  So whatever the queue order, the primary domain,
+ * affinity or a live change do, a task runs within about max_wait_ns plus
+ * a slice, if any CPU it may use dispatches at all.
+ */
+u32 rescue_pending;
+
+struct age_timer {
+	struct bpf_timer timer;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct age_timer);
+} age_timers SEC(".maps");
 
 /* Burst-policy vtime clock: the largest vtime that started running. */
 static u64 vtime_now;
 
-/* How many deadline scans per wakeup at most (bounds large LLCs). */
-#define PREEMPT_SCAN_MAX	16
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -153,6 +180,26 @@ struct {
 	__type(key, u32);
 	__type(value, struct cpu_ctx);
 } cpu_ctxs SEC(".maps");
+
+/*
+ * Per LLC: the CPU that runs the latest deadline (or a SCHED_IDLE task),
+ * the deadline policy's preemption victim.  A hint kept by the CPUs of the
+ * LLC themselves (ops.running, ops.tick, ops.stopping), so a wakeup looks
+ * at one CPU per LLC instead of scanning them all.
+ */
+struct llc_ctx {
+	u64 latest_key;
+	s32 latest_cpu;		/* -1: none known */
+	u32 pad[13];
+};
+_Static_assert(sizeof(struct llc_ctx) == 64, "one cache line per LLC");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BURST_MAX_LLCS);
+	__type(key, u32);
+	__type(value, struct llc_ctx);
+} llc_ctxs SEC(".maps");
 
 struct mask_ctx {
 	struct bpf_cpumask __kptr *mask;
@@ -187,10 +234,6 @@ struct {
 	__type(value, u64);
 } child_bursts SEC(".maps");
 
-struct burst_stats {
-	u64 cnt[BURST_NR_STATS];
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -214,6 +257,25 @@ static __always_inline void stat_add(struct burst_stats *st, u32 idx, u64 v)
 static __always_inline void stat_inc(u32 idx)
 {
 	stat_add(stats_here(), idx, 1);
+}
+
+/* Raise a MAX slot to @v within the current stats epoch. */
+static void stat_max(struct burst_stats *st, u32 idx, u64 v)
+{
+	u64 epoch = stats_epoch;
+	u32 i;
+
+	if (!st || idx >= BURST_NR_STATS)
+		return;
+	if (st->epoch != epoch) {
+		bpf_for(i, 0, BURST_NR_STATS) {
+			if (i < BURST_NR_STATS && ((burst_stat_max_mask >> i) & 1))
+				st->cnt[i] = 0;
+		}
+		st->epoch = epoch;
+	}
+	if (v > st->cnt[idx])
+		st->cnt[idx] = v;
 }
 
 static __always_inline struct burst_task_ctx *task_ctx(struct task_struct *p)
@@ -253,9 +315,14 @@ static __always_inline u64 llc_dsq(u32 policy, u32 llc)
 	return BURST_DSQ_ID(BURST_DSQ_LLC, policy, llc);
 }
 
-static __always_inline u64 cpu_dsq(u32 policy, s32 cpu)
+static __always_inline u64 pin_dsq(u32 policy, s32 cpu)
 {
-	return BURST_DSQ_ID(BURST_DSQ_CPU, policy, cpu);
+	return BURST_DSQ_ID(BURST_DSQ_PIN, policy, cpu);
+}
+
+static __always_inline u64 outside_dsq(u32 policy, u32 llc)
+{
+	return BURST_DSQ_ID(BURST_DSQ_OUTSIDE, policy, llc);
 }
 
 static __always_inline u32 task_nice_idx(const struct task_struct *p)
@@ -444,45 +511,50 @@ static __always_inline void note_idle_capacity(void)
 }
 
 /*
- * Find and claim an idle CPU for @p among @cpus: previous CPU, its SMT
- * sibling, a fully idle core in the previous CPU's LLC, any idle CPU of
- * that LLC, a fully idle core anywhere, any idle CPU.  -1 if all busy.
+ * Find and claim an idle CPU for @p among @cpus.  With SMT, a fully idle
+ * core first (the previous CPU's, then one in the previous CPU's LLC, then
+ * anywhere): a task alone on a core runs faster than beside a busy
+ * sibling, and a move inside the LLC keeps the cache.  Then the previous
+ * CPU, any idle CPU of its LLC, any idle CPU.  -1 if all are busy.
  */
 static s32 pick_idle_in(s32 prev_cpu, const struct cpumask *cpus,
 			struct scratch_ctx *sc)
 {
+	bool prev_ok = bpf_cpumask_test_cpu(prev_cpu, cpus);
+	struct bpf_cpumask *in_llc = NULL;
 	const struct cpumask *llc;
-	struct bpf_cpumask *tmp;
-	s32 cpu, sib;
-
-	if (bpf_cpumask_test_cpu(prev_cpu, cpus) &&
-	    scx_bpf_test_and_clear_cpu_idle(prev_cpu))
-		return prev_cpu;
-
-	if (smt_enabled) {
-		sib = cpu_sibling[CPU_IDX(prev_cpu)];
-		if (sib >= 0 && bpf_cpumask_test_cpu(sib, cpus) &&
-		    scx_bpf_test_and_clear_cpu_idle(sib))
-			return sib;
-	}
+	s32 cpu;
 
 	llc = llc_mask(llc_of(prev_cpu));
-	tmp = sc ? sc->llc : NULL;
-	if (llc && tmp && nr_llcs > 1) {
-		bpf_cpumask_and(tmp, llc, cpus);
-		if (smt_enabled) {
-			cpu = scx_bpf_pick_idle_cpu(cast_mask(tmp),
+	if (llc && sc && sc->llc && nr_llcs > 1) {
+		in_llc = sc->llc;
+		bpf_cpumask_and(in_llc, llc, cpus);
+	}
+
+	if (smt_enabled) {
+		if (prev_ok) {
+			const struct cpumask *idle_smt = scx_bpf_get_idle_smtmask();
+			bool whole = bpf_cpumask_test_cpu(prev_cpu, idle_smt);
+
+			scx_bpf_put_idle_cpumask(idle_smt);
+			if (whole && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
+				return prev_cpu;
+		}
+		if (in_llc) {
+			cpu = scx_bpf_pick_idle_cpu(cast_mask(in_llc),
 						    SCX_PICK_IDLE_CORE);
 			if (cpu >= 0)
 				return cpu;
 		}
-		cpu = scx_bpf_pick_idle_cpu(cast_mask(tmp), 0);
+		cpu = scx_bpf_pick_idle_cpu(cpus, SCX_PICK_IDLE_CORE);
 		if (cpu >= 0)
 			return cpu;
 	}
 
-	if (smt_enabled) {
-		cpu = scx_bpf_pick_idle_cpu(cpus, SCX_PICK_IDLE_CORE);
+	if (prev_ok && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
+		return prev_cpu;
+	if (in_llc) {
+		cpu = scx_bpf_pick_idle_cpu(cast_mask(in_llc), 0);
 		if (cpu >= 0)
 			return cpu;
 	}
@@ -524,6 +596,59 @@ static __always_inline bool wants_domain(struct task_struct *p)
 	return domain_cpus(p, scratch()) != NULL || !primary_enabled;
 }
 
+/* The CPUs @p should look for a fully idle core in. */
+static __always_inline const struct cpumask *core_cpus(struct task_struct *p)
+{
+	const struct cpumask *dom;
+
+	if (!primary_enabled || overflow)
+		return p->cpus_ptr;
+	dom = domain_cpus(p, scratch());
+	return dom ? dom : p->cpus_ptr;
+}
+
+/* @cpu shares its core with a busy SMT sibling. */
+static __always_inline bool sibling_busy(s32 cpu)
+{
+	s32 sib = cpu_sibling[CPU_IDX(cpu)];
+	struct cpu_ctx *cctx;
+
+	if (!smt_enabled || sib < 0)
+		return false;
+	cctx = cpu_ctx(sib);
+	return cctx && cctx->busy;
+}
+
+/* Is there a fully idle core @p may use?  Claims nothing. */
+static bool idle_core_exists(struct task_struct *p)
+{
+	const struct cpumask *idle_smt = scx_bpf_get_idle_smtmask();
+	bool found = bpf_cpumask_intersects(idle_smt, core_cpus(p));
+
+	scx_bpf_put_idle_cpumask(idle_smt);
+	return found;
+}
+
+/*
+ * The LLC queue @p goes to from @cpu: @cpu's own, except that a task that
+ * may use the primary domain, queued from a CPU outside it while the
+ * domain does not overflow, goes to the queue of a domain LLC it may run
+ * in: nothing is queued where no CPU would serve it.
+ */
+static u32 queue_llc(struct task_struct *p, s32 cpu)
+{
+	const struct cpumask *dom;
+	u32 c;
+
+	if (!primary_enabled || overflow || in_primary(cpu))
+		return llc_of(cpu);
+	dom = domain_cpus(p, scratch());
+	if (!dom)
+		return llc_of(cpu);
+	c = bpf_cpumask_any_distribute(dom);
+	return c < nr_cpu_ids ? llc_of(c) : llc_of(cpu);
+}
+
 /*
  * Burst policy wakeup preemption: the task running on @cpu is preempted if
  * its score exceeds the waker's by more than preempt_margin.
@@ -541,53 +666,107 @@ static bool preempt_by_score(struct burst_task_ctx *tctx, s32 cpu)
 	return true;
 }
 
+/* The key a running task is preempted by: SCHED_IDLE ones are the latest. */
+static __always_inline u64 victim_key(const struct cpu_ctx *cctx)
+{
+	return cctx->curr_flags & BURST_TASK_IDLE_CLASS ?
+	       cctx->curr_key + BURST_IDLE_CLASS_KEY_BIAS : cctx->curr_key;
+}
+
+struct victim {
+	u64 key;	/* biased by cache distance */
+	s32 cpu;	/* -1: none */
+};
+
 /*
- * Deadline policy wakeup preemption (BFS): among the CPUs of @cpu's LLC
- * that @p may use, preempt the one running the latest deadline if @p's is
- * earlier.  A running SCHED_IDLE task counts as the latest of all.
+ * Is @c, at cache distance @dist (policy.h), a better victim for a task
+ * with @deadline than @v's?  A CPU in another LLC must run a deadline
+ * later by one rr_interval more, or it would not pull the task across.
+ */
+static void consider_victim(struct task_struct *p, u64 deadline, s32 c,
+			    u32 dist, struct victim *v)
+{
+	u64 rr = tunables.rr_interval_ns, key;
+	struct cpu_ctx *cctx;
+
+	if (c < 0 || c >= nr_cpu_ids || !bpf_cpumask_test_cpu(c, p->cpus_ptr))
+		return;
+	cctx = cpu_ctx(c);
+	if (!cctx || !cctx->busy)
+		return;
+	key = victim_key(cctx);
+	if (dist == BURST_DIST_OTHER_LLC)
+		deadline += rr;
+	if (!time_before(deadline, key))
+		return;
+	key -= dist * rr;
+	if (v->cpu < 0 || time_before(v->key, key)) {
+		v->key = key;
+		v->cpu = c;
+	}
+}
+
+/*
+ * Deadline policy wakeup preemption (BFS): among the CPUs @p may use,
+ * preempt the one running the latest deadline if @p's is earlier, biased
+ * by cache distance.  Looks at @cpu, its SMT sibling and the latest CPU
+ * of each LLC (llc_ctx), so the cost follows the number of LLCs, not of
+ * CPUs.
  */
 static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 {
-	u32 llc = llc_of(cpu), first, nr, i;
-	u64 rr = tunables.rr_interval_ns, best = 0;
-	s32 victim = -1, sib = cpu_sibling[CPU_IDX(cpu)];
+	s32 sib = cpu_sibling[CPU_IDX(cpu)];
+	u32 own = llc_of(cpu), i;
+	struct victim v = { .cpu = -1 };
 
-	first = llc_first[LLC_IDX(llc)];
-	nr = llc_nr[LLC_IDX(llc)];
-	if (nr > PREEMPT_SCAN_MAX)
-		nr = PREEMPT_SCAN_MAX;
-
-	bpf_for(i, 0, nr) {
-		struct cpu_ctx *cctx;
-		u32 idx = first + i;
-		u64 key;
+	consider_victim(p, deadline, cpu, BURST_DIST_SAME_CPU, &v);
+	consider_victim(p, deadline, sib, BURST_DIST_SMT, &v);
+	bpf_for(i, 0, nr_llcs) {
+		struct llc_ctx *lc = bpf_map_lookup_elem(&llc_ctxs, &i);
 		s32 c;
 
-		c = llc_cpus[CPU_IDX(idx)];
-		if (!bpf_cpumask_test_cpu(c, p->cpus_ptr))
+		if (!lc)
 			continue;
-		cctx = cpu_ctx(c);
-		if (!cctx || !cctx->busy)
+		c = lc->latest_cpu;
+		if (c == cpu || c == sib)
 			continue;
-		if (cctx->curr_flags & BURST_TASK_IDLE_CLASS) {
-			victim = c;
-			break;
-		}
-		/* Only a CPU running a later deadline can be preempted. */
-		if (!time_before(deadline, cctx->curr_key))
-			continue;
-		key = cctx->curr_key -
-		      burst_cache_distance(c == cpu, c == sib) * rr;
-		if (victim < 0 || time_before(best, key)) {
-			best = key;
-			victim = c;
-		}
+		consider_victim(p, deadline, c,
+				i == own ? BURST_DIST_SAME_LLC : BURST_DIST_OTHER_LLC,
+				&v);
 	}
-	if (victim < 0)
+	if (v.cpu < 0)
 		return false;
-	scx_bpf_kick_cpu(victim, SCX_KICK_PREEMPT);
+	scx_bpf_kick_cpu(v.cpu, SCX_KICK_PREEMPT);
 	stat_inc(BURST_STAT_preempt_deadline);
 	return true;
+}
+
+/* Publish @cpu's running key in its LLC's latest-deadline hint. */
+static void llc_hint_update(s32 cpu, const struct cpu_ctx *cctx)
+{
+	u32 llc = llc_of(cpu);
+	struct llc_ctx *lc = bpf_map_lookup_elem(&llc_ctxs, &llc);
+	u64 key = victim_key(cctx);
+	struct cpu_ctx *cur;
+	s32 c;
+
+	if (!lc)
+		return;
+	c = lc->latest_cpu;
+	cur = c >= 0 ? cpu_ctx(c) : NULL;
+	if (c == cpu || !cur || !cur->busy || time_before(lc->latest_key, key)) {
+		lc->latest_key = key;
+		lc->latest_cpu = cpu;
+	}
+}
+
+static void llc_hint_drop(s32 cpu)
+{
+	u32 llc = llc_of(cpu);
+	struct llc_ctx *lc = bpf_map_lookup_elem(&llc_ctxs, &llc);
+
+	if (lc && lc->latest_cpu == cpu)
+		lc->latest_cpu = -1;
 }
 
 static void try_preempt(struct task_struct *p, struct burst_task_ctx *tctx,
@@ -599,9 +778,7 @@ static void try_preempt(struct task_struct *p, struct burst_task_ctx *tctx,
 		if (tctx->flags & BURST_TASK_PINNED) {
 			struct cpu_ctx *cctx = cpu_ctx(cpu);
 
-			if (cctx && cctx->busy &&
-			    ((cctx->curr_flags & BURST_TASK_IDLE_CLASS) ||
-			     time_before(key, cctx->curr_key))) {
+			if (cctx && cctx->busy && time_before(key, victim_key(cctx))) {
 				scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
 				stat_inc(BURST_STAT_preempt_deadline);
 			}
@@ -618,7 +795,7 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
 {
 	struct burst_task_ctx *tctx;
 	bool saturated;
-	u64 slice;
+	u64 slice, now;
 	s32 cpu;
 
 	if (is_pinned(p))
@@ -635,6 +812,7 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
 			struct scratch_ctx *sc = scratch();
 			struct bpf_cpumask *dom = sc ? sc->dom : NULL;
 
+			/* pick_idle_cpu() left p's domain CPUs in dom. */
 			if (dom) {
 				cpu = bpf_cpumask_any_distribute(cast_mask(dom));
 				if (cpu < nr_cpu_ids)
@@ -644,12 +822,42 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
 		return prev_cpu;
 	}
 
+	now = burst_now();
 	tctx->flags = task_flags(p);
-	task_key(p, tctx, active_policy(), burst_now(), &slice);
+	tctx->queued_at = now;
+	task_key(p, tctx, active_policy(), now, &slice);
 	scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
 	stat_inc(BURST_STAT_idle_pick);
 	stat_inc(BURST_STAT_direct);
 	return cpu;
+}
+
+/*
+ * The last runnable task of @cpu whose slice ended (SCX_OPS_ENQ_LAST).  It
+ * moves to a fully idle core if its SMT sibling is busy; it keeps @cpu
+ * unless @cpu is outside a primary domain it may use that does not
+ * overflow.  False: queue it like any other.
+ */
+static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
+			 u64 enq_flags, struct burst_stats *st)
+{
+	if (sibling_busy(cpu)) {
+		s32 core = scx_bpf_pick_idle_cpu(core_cpus(p), SCX_PICK_IDLE_CORE);
+
+		if (core >= 0) {
+			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | core, slice,
+					   enq_flags);
+			scx_bpf_kick_cpu(core, SCX_KICK_IDLE);
+			stat_add(st, BURST_STAT_core_move, 1);
+			return true;
+		}
+	}
+	if (in_primary(cpu) || overflow || !wants_domain(p)) {
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+		stat_add(st, BURST_STAT_direct, 1);
+		return true;
+	}
+	return false;
 }
 
 void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
@@ -659,7 +867,7 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 	u32 policy = active_policy();
 	s32 cpu = scx_bpf_task_cpu(p), idle;
 	bool saturated;
-	u64 key, slice;
+	u64 key, slice, now;
 
 	stat_add(st, BURST_STAT_enqueue, 1);
 
@@ -675,28 +883,17 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 		scx_bpf_error("failed to look up task ctx for pid %d", p->pid);
 		return;
 	}
+	now = burst_now();
 	tctx->flags = task_flags(p);
-	key = task_key(p, tctx, policy, burst_now(), &slice);
+	tctx->queued_at = now;
+	key = task_key(p, tctx, policy, now, &slice);
 
-	/*
-	 * The last runnable task of this CPU (SCX_OPS_ENQ_LAST) keeps it,
-	 * unless this CPU is outside a primary domain the task may use and the
-	 * domain does not overflow: then it waits for a domain CPU.
-	 */
-	if ((enq_flags & SCX_ENQ_LAST) &&
-	    (in_primary(cpu) || overflow || !wants_domain(p))) {
-		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
-		stat_add(st, BURST_STAT_direct, 1);
+	if ((enq_flags & SCX_ENQ_LAST) && enqueue_last(p, cpu, slice, enq_flags, st))
 		return;
-	}
 
-	/*
-	 * Pinned tasks, and tasks whose affinity keeps them out of the primary
-	 * domain, are queued on their CPU: no domain CPU must pick them up
-	 * and no other CPU outside the domain may take the LLC queue.
-	 */
-	if ((tctx->flags & BURST_TASK_PINNED) || !wants_domain(p)) {
-		scx_bpf_dsq_insert_vtime(p, cpu_dsq(policy, cpu), slice, key,
+	/* Pinned tasks: their CPU's pinned queue, only that CPU serves it. */
+	if (tctx->flags & BURST_TASK_PINNED) {
+		scx_bpf_dsq_insert_vtime(p, pin_dsq(policy, cpu), slice, key,
 					 enq_flags);
 		if (enq_flags & SCX_ENQ_WAKEUP)
 			try_preempt(p, tctx, policy, key, cpu);
@@ -704,13 +901,31 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 
-	scx_bpf_dsq_insert_vtime(p, llc_dsq(policy, llc_of(cpu)), slice, key,
-				 enq_flags);
+	/*
+	 * Tasks whose affinity excludes the primary domain: the outside
+	 * queue of their LLC, served by that LLC's CPUs outside the domain
+	 * (and stolen by the other LLCs' ones); wake an idle CPU of theirs.
+	 */
+	if (!wants_domain(p)) {
+		scx_bpf_dsq_insert_vtime(p, outside_dsq(policy, llc_of(cpu)),
+					 slice, key, enq_flags);
+		idle = pick_idle_in(cpu, p->cpus_ptr, scratch());
+		if (idle >= 0) {
+			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+			stat_add(st, BURST_STAT_kick_idle, 1);
+		} else if (enq_flags & SCX_ENQ_WAKEUP) {
+			try_preempt(p, tctx, policy, key, cpu);
+		}
+		return;
+	}
+
+	scx_bpf_dsq_insert_vtime(p, llc_dsq(policy, queue_llc(p, cpu)), slice,
+				 key, enq_flags);
 
 	/* An idle CPU that may run it pulls it; otherwise maybe preempt. */
 	idle = pick_idle_cpu(p, cpu, &saturated);
 	if (saturated)
-		note_saturated(burst_now(), st);
+		note_saturated(now, st);
 	if (idle >= 0) {
 		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 		stat_add(st, BURST_STAT_kick_idle, 1);
@@ -721,167 +936,315 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 }
 
 /*
- * Move the earlier head of @a and @b to the local queue; ties go to @a.
- * With @prev_key, a head must be strictly earlier than the running task
- * (which the kernel has not re-queued yet) to replace it: returns false
- * then, and the caller keeps the previous task.
+ * Rescue: run an overdue task that may run on @cpu, found in @dsq, ahead
+ * of the queue order.  A subprogram: called for every queue.
  */
-static __always_inline bool move_earliest(u64 a, u64 b, u32 stat_a, u32 stat_b,
-					  bool have_prev, u64 prev_key)
+static __noinline bool rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
 {
-	struct task_struct *ta = burst_dsq_peek(a);
-	struct task_struct *tb = burst_dsq_peek(b);
-	struct task_struct *head = NULL;
-	bool from_a = false;
+	struct task_struct *p;
 
-	if (ta && (!tb || !time_before(tb->scx.dsq_vtime, ta->scx.dsq_vtime))) {
-		head = ta;
-		from_a = true;
-	} else if (tb) {
-		head = tb;
-	}
-	if (!head)
-		return false;
-	if (have_prev && !time_before(head->scx.dsq_vtime, prev_key))
-		return false;
+	bpf_for_each(scx_dsq, p, dsq, 0) {
+		struct burst_task_ctx *tctx;
 
-	if (scx_bpf_dsq_move_to_local(from_a ? a : b)) {
-		stat_inc(from_a ? stat_a : stat_b);
-		return true;
+		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+			continue;
+		tctx = task_ctx(p);
+		if (!tctx || (s64)(now - tctx->queued_at) < (s64)threshold)
+			continue;
+		if (burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL, 0)) {
+			stat_inc(BURST_STAT_rescue);
+			return true;
+		}
 	}
-	/* Lost a race for the peeked head: take whatever is there. */
-	if (scx_bpf_dsq_move_to_local(from_a ? b : a)) {
-		stat_inc(from_a ? stat_b : stat_a);
+	return false;
+}
+
+/* Any overdue task @cpu may run, from any queue of either policy. */
+static bool rescue_overdue(s32 cpu, u64 now)
+{
+	u64 threshold = burst_overdue_ns(tunables.max_wait_ns);
+	u32 policy, i;
+
+	bpf_for(policy, 0, BURST_NR_POLICIES) {
+		if (rescue_from(pin_dsq(policy, cpu), cpu, now, threshold))
+			return true;
+		bpf_for(i, 0, nr_llcs) {
+			if (rescue_from(llc_dsq(policy, i), cpu, now, threshold) ||
+			    rescue_from(outside_dsq(policy, i), cpu, now, threshold))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Leftovers of the policy that was active before a switch go first. */
+static bool drain_old_policy(s32 cpu, u32 llc, u32 old)
+{
+	if (scx_bpf_dsq_move_to_local(pin_dsq(old, cpu)) ||
+	    scx_bpf_dsq_move_to_local(llc_dsq(old, llc)) ||
+	    scx_bpf_dsq_move_to_local(outside_dsq(old, llc))) {
+		stat_inc(BURST_STAT_dispatch_drain);
 		return true;
 	}
 	return false;
 }
 
-/* Pull the earliest head among the other LLCs' queues of @policy. */
-static bool steal(u32 policy, u32 own_llc)
+/* The earliest queue head a dispatching CPU may take. */
+struct pick {
+	u64 dsq;
+	u64 key;	/* head's key, plus the margin for another LLC's */
+	u32 stat;
+	bool found;
+};
+
+static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
+				     u32 stat)
 {
-	u64 best_dsq = 0, best_key = 0;
-	bool found = false;
+	struct task_struct *t = burst_dsq_peek(dsq);
+	u64 key;
+
+	if (!t)
+		return;
+	key = t->scx.dsq_vtime + margin;
+	if (!pk->found || time_before(key, pk->key)) {
+		pk->dsq = dsq;
+		pk->key = key;
+		pk->stat = stat;
+		pk->found = true;
+	}
+}
+
+/*
+ * The queues @cpu serves, heads compared by key: its pinned queue; its
+ * LLC's queue if it is in the primary domain or the domain overflows; its
+ * LLC's outside queue if it is outside the domain; and the same queues of
+ * the other LLCs, whose heads must be earlier by a steal margin (one slice
+ * of key) to be pulled across.  So a CPU does not run later work while
+ * earlier work waits in another LLC, and equal tasks get equal time across
+ * LLCs, at one peek per queue.
+ */
+static struct pick best_head(s32 cpu, u32 policy, u32 llc)
+{
+	bool shared = in_primary(cpu) || overflow;
+	bool outside = !in_primary(cpu);
+	u64 margin = burst_steal_margin(policy, tunables.slice_ns,
+					tunables.rr_interval_ns);
+	struct pick pk = {};
 	u32 i;
 
+	consider(&pk, pin_dsq(policy, cpu), 0, BURST_STAT_dispatch_local);
+	if (shared)
+		consider(&pk, llc_dsq(policy, llc), 0,
+			 outside ? BURST_STAT_overflow_place :
+				   BURST_STAT_dispatch_shared);
+	if (outside)
+		consider(&pk, outside_dsq(policy, llc), 0,
+			 BURST_STAT_dispatch_shared);
+	if (nr_llcs < 2)
+		return pk;
 	bpf_for(i, 0, nr_llcs) {
-		struct task_struct *t;
+		if (i == llc)
+			continue;
+		if (shared)
+			consider(&pk, llc_dsq(policy, i), margin,
+				 BURST_STAT_dispatch_steal);
+		if (outside)
+			consider(&pk, outside_dsq(policy, i), margin,
+				 BURST_STAT_dispatch_steal);
+	}
+	return pk;
+}
 
-		if (i == own_llc || i >= BURST_MAX_LLCS)
-			continue;
-		t = burst_dsq_peek(llc_dsq(policy, i));
-		if (!t)
-			continue;
-		if (!found || time_before(t->scx.dsq_vtime, best_key)) {
-			best_key = t->scx.dsq_vtime;
-			best_dsq = llc_dsq(policy, i);
-			found = true;
-		}
+/* The previous task keeps the CPU: a new slice, its key published. */
+static void keep_prev(struct task_struct *prev, struct burst_task_ctx *ptctx,
+		      s32 cpu, u32 policy, u64 now)
+{
+	struct cpu_ctx *cctx = cpu_ctx(cpu);
+	u64 slice;
+	u64 key = task_key(prev, ptctx, policy, now, &slice);
+
+	burst_set_slice(prev, slice);
+	/* No ops.running for a kept task: publish its renewed key. */
+	if (cctx) {
+		cctx->curr_key = key;
+		llc_hint_update(cpu, cctx);
 	}
-	if (found && scx_bpf_dsq_move_to_local(best_dsq)) {
-		stat_inc(BURST_STAT_dispatch_steal);
-		return true;
-	}
-	return false;
+	stat_inc(BURST_STAT_keep_running);
 }
 
 void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 {
-	u32 policy = active_policy(), old = !policy;
-	u32 llc = llc_of(cpu);
+	u32 policy = active_policy(), llc = llc_of(cpu);
 	struct burst_task_ctx *ptctx = NULL;
-	u64 now = burst_now(), prev_key = 0, slice;
+	u64 now = burst_now(), prev_key = 0;
+	struct pick pk;
 
-	/* Leftovers of the policy that was active before a switch. */
-	if ((scx_bpf_dsq_nr_queued(cpu_dsq(old, cpu)) ||
-	     scx_bpf_dsq_nr_queued(llc_dsq(old, llc))) &&
-	    move_earliest(cpu_dsq(old, cpu), llc_dsq(old, llc),
-			  BURST_STAT_dispatch_drain, BURST_STAT_dispatch_drain,
-			  false, 0))
+	if (drain_old_policy(cpu, llc, !policy))
+		return;
+	if (rescue_pending && rescue_overdue(cpu, now))
 		return;
 
 	/*
 	 * A previous task that still wants to run competes with the queue
 	 * heads under its up-to-date key, as if it had been re-queued.
+	 * Outside a primary domain that does not overflow, one that may use
+	 * the domain goes back to it instead.
 	 */
 	if (prev && (prev->scx.flags & SCX_TASK_QUEUED)) {
 		ptctx = task_ctx(prev);
 		if (ptctx) {
 			charge(prev, ptctx, now, stats_here());
 			prev_key = peek_key(prev, ptctx, policy, now);
+			if (!in_primary(cpu) && !overflow && wants_domain(prev) &&
+			    !(ptctx->flags & BURST_TASK_PINNED))
+				ptctx = NULL;
 		}
 	}
 
-	/*
-	 * Outside the primary domain, a CPU only runs its own queue unless
-	 * the domain overflows; a previous task that may run in the domain
-	 * goes back to it.
-	 */
-	if (!in_primary(cpu) && !overflow) {
-		if (ptctx && wants_domain(prev) && !(ptctx->flags & BURST_TASK_PINNED))
-			ptctx = NULL;
-		if (move_earliest(cpu_dsq(policy, cpu), cpu_dsq(policy, cpu),
-				  BURST_STAT_dispatch_local,
-				  BURST_STAT_dispatch_local, ptctx, prev_key))
+	pk = best_head(cpu, policy, llc);
+	if (pk.found && (!ptctx || time_before(pk.key, prev_key))) {
+		if (scx_bpf_dsq_move_to_local(pk.dsq)) {
+			stat_inc(pk.stat);
 			return;
-		goto keep;
+		}
+		/* Lost a race for the peeked head: the local queues, if any. */
+		if (scx_bpf_dsq_move_to_local(pin_dsq(policy, cpu)) ||
+		    ((in_primary(cpu) || overflow) &&
+		     scx_bpf_dsq_move_to_local(llc_dsq(policy, llc)))) {
+			stat_inc(BURST_STAT_dispatch_local);
+			return;
+		}
 	}
 
-	if (move_earliest(cpu_dsq(policy, cpu), llc_dsq(policy, llc),
-			  BURST_STAT_dispatch_local,
-			  in_primary(cpu) ? BURST_STAT_dispatch_shared :
-					    BURST_STAT_overflow_place,
-			  ptctx, prev_key))
-		return;
-
-	/* A domain CPU with nothing waiting: the domain has room again. */
-	if (primary_enabled && in_primary(cpu) &&
-	    !scx_bpf_dsq_nr_queued(llc_dsq(policy, llc)))
+	/* A domain CPU with nothing it could take: the domain has room. */
+	if (!pk.found && primary_enabled && in_primary(cpu))
 		note_idle_capacity();
 
-	if (!ptctx && nr_llcs > 1 && (steal(policy, llc) || steal(old, llc)))
+	/*
+	 * The previous task is the earliest, or nothing else is queued: it
+	 * keeps the CPU, unless its SMT sibling is busy and a fully idle core
+	 * could take it (then the kernel hands it to ops.enqueue with
+	 * SCX_ENQ_LAST, and enqueue_last() moves it).
+	 */
+	if (ptctx && !(sibling_busy(cpu) && idle_core_exists(prev)))
+		keep_prev(prev, ptctx, cpu, policy, now);
+}
+
+/* The age check: see rescue_pending. */
+static u64 age_period_ns(void)
+{
+	return tunables.max_wait_ns / 4;
+}
+
+/* Kick a CPU that may run overdue @p: an idle one, else preempt one. */
+static void kick_for(struct task_struct *p)
+{
+	s32 cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
+
+	if (cpu >= 0) {
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 		return;
-
-keep:
-	/* The previous task is the earliest, or nothing else is queued. */
-	if (ptctx) {
-		struct cpu_ctx *cctx = cpu_ctx(cpu);
-		u64 key = task_key(prev, ptctx, policy, now, &slice);
-
-		burst_set_slice(prev, slice);
-		/* No ops.running for a kept task: publish its renewed key. */
-		if (cctx)
-			cctx->curr_key = key;
-		stat_inc(BURST_STAT_keep_running);
 	}
+	cpu = scx_bpf_task_cpu(p);
+	if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+		cpu = bpf_cpumask_any_distribute(p->cpus_ptr);
+	if (cpu < nr_cpu_ids)
+		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+}
+
+/* Age of the oldest task of @dsq; overdue ones get a CPU kicked. */
+static __noinline u64 age_scan(u64 dsq, u64 now, u64 threshold)
+{
+	struct task_struct *p;
+	u64 first = now;
+	bool kicked = false;
+
+	/*
+	 * No counters in the loop: the verifier follows an iterator loop
+	 * until its states repeat, and a counter never repeats.  A DSQ ends,
+	 * so the loop does too.
+	 */
+	bpf_for_each(scx_dsq, p, dsq, 0) {
+		struct burst_task_ctx *tctx = task_ctx(p);
+
+		if (!tctx || !tctx->queued_at)
+			continue;
+		if (time_before(tctx->queued_at, first))
+			first = tctx->queued_at;
+		if (!kicked && (s64)(now - tctx->queued_at) >= (s64)threshold) {
+			kick_for(p);
+			kicked = true;
+		}
+	}
+	return now - first;
+}
+
+static int age_timerfn(void *map, int *key, struct bpf_timer *timer)
+{
+	u64 now = burst_now(), oldest = 0, threshold, age;
+	u32 policy, i;
+
+	threshold = burst_overdue_ns(tunables.max_wait_ns);
+	bpf_for(policy, 0, BURST_NR_POLICIES) {
+		bpf_for(i, 0, nr_llcs) {
+			age = age_scan(llc_dsq(policy, i), now, threshold);
+			oldest = age > oldest ? age : oldest;
+			age = age_scan(outside_dsq(policy, i), now, threshold);
+			oldest = age > oldest ? age : oldest;
+		}
+		bpf_for(i, 0, nr_cpu_ids) {
+			if (!scx_bpf_dsq_nr_queued(pin_dsq(policy, i)))
+				continue;
+			age = age_scan(pin_dsq(policy, i), now, threshold);
+			oldest = age > oldest ? age : oldest;
+		}
+	}
+	rescue_pending = oldest >= threshold;
+	stat_max(stats_here(), BURST_STAT_max_wait_us, oldest / 1000);
+	bpf_timer_start(timer, age_period_ns(), 0);
+	return 0;
 }
 
 void BPF_STRUCT_OPS(burst_tick, struct task_struct *p)
 {
 	struct burst_task_ctx *tctx = task_ctx(p);
-	struct cpu_ctx *cctx = cpu_ctx(scx_bpf_task_cpu(p));
+	s32 cpu = scx_bpf_task_cpu(p);
+	struct cpu_ctx *cctx = cpu_ctx(cpu);
+	u64 now = burst_now();
 
+	if (debug_error_after_ns && now - init_at >= debug_error_after_ns)
+		scx_bpf_error("debug: error injected by --debug-error-after");
 	if (!tctx)
 		return;
-	charge(p, tctx, burst_now(), stats_here());
-	if (cctx)
+	charge(p, tctx, now, stats_here());
+	if (cctx) {
 		cctx->curr_score = tctx->score;
+		llc_hint_update(cpu, cctx);
+	}
 }
 
 void BPF_STRUCT_OPS(burst_running, struct task_struct *p)
 {
 	struct burst_stats *st = stats_here();
 	struct burst_task_ctx *tctx = task_ctx(p);
-	struct cpu_ctx *cctx = cpu_ctx(scx_bpf_task_cpu(p));
+	s32 cpu = scx_bpf_task_cpu(p);
+	struct cpu_ctx *cctx = cpu_ctx(cpu);
+	u64 now = burst_now();
 
 	stat_add(st, BURST_STAT_runs, 1);
 	if (!tctx)
 		return;
 
-	tctx->last_charge = burst_now();
+	tctx->last_charge = now;
 	tctx->nr_runs++;
 	if (time_before(vtime_now, tctx->vtime))
 		vtime_now = tctx->vtime;
+	if (tctx->queued_at) {
+		if ((s64)(now - tctx->queued_at) > 0)
+			stat_max(st, BURST_STAT_max_wait_us,
+				 (now - tctx->queued_at) / 1000);
+		tctx->queued_at = 0;
+	}
 
 	if (tctx->score) {
 		stat_add(st, BURST_STAT_runs_scored, 1);
@@ -897,16 +1260,19 @@ void BPF_STRUCT_OPS(burst_running, struct task_struct *p)
 		cctx->curr_score = tctx->score;
 		cctx->curr_flags = tctx->flags;
 		cctx->busy = 1;
+		llc_hint_update(cpu, cctx);
 	}
 }
 
 void BPF_STRUCT_OPS(burst_stopping, struct task_struct *p, bool runnable)
 {
 	struct burst_task_ctx *tctx = task_ctx(p);
-	struct cpu_ctx *cctx = cpu_ctx(scx_bpf_task_cpu(p));
+	s32 cpu = scx_bpf_task_cpu(p);
+	struct cpu_ctx *cctx = cpu_ctx(cpu);
 
 	if (cctx)
 		cctx->busy = 0;
+	llc_hint_drop(cpu);
 	if (!tctx)
 		return;
 	charge(p, tctx, burst_now(), stats_here());
@@ -943,6 +1309,16 @@ bool BPF_STRUCT_OPS(burst_yield, struct task_struct *from,
 	return false;
 }
 
+/*
+ * The child burst cache is keyed by process (tgid), one way for both
+ * directions, in the spirit of BORE's inheritance by thread group: a
+ * thread's burst is folded into its own process's entry when it exits,
+ * and a process's (its leader's) into its parent process's.  A new
+ * thread or process starts from the entry of the process that created
+ * it.  So the threads of a program count for that program's later
+ * threads and children, never for its parent's (say, a shell's) other
+ * children.
+ */
 s32 BPF_STRUCT_OPS(burst_init_task, struct task_struct *p,
 		   struct scx_init_task_args *args)
 {
@@ -959,8 +1335,8 @@ s32 BPF_STRUCT_OPS(burst_init_task, struct task_struct *p,
 	if (args->fork) {
 		struct task_struct *parent = bpf_get_current_task_btf();
 		struct burst_task_ctx *ptctx = task_ctx(parent);
-		u32 ppid = parent->pid;
-		u64 *children = bpf_map_lookup_elem(&child_bursts, &ppid);
+		u32 key = parent->tgid;
+		u64 *children = bpf_map_lookup_elem(&child_bursts, &key);
 		u64 inherit = 0;
 
 		if (ptctx)
@@ -978,20 +1354,21 @@ void BPF_STRUCT_OPS(burst_exit_task, struct task_struct *p,
 		    struct scx_exit_task_args *args)
 {
 	struct burst_task_ctx *tctx = task_ctx(p);
-	u32 pid = p->pid, ppid;
+	u32 pid = p->pid, key;
+	bool leader = p->pid == p->tgid;
 	u64 burst, *cached;
 
-	bpf_map_delete_elem(&child_bursts, &pid);
+	if (leader)
+		bpf_map_delete_elem(&child_bursts, &pid);
 	if (!tctx || args->cancelled)
 		return;
 
-	/* Fold this task's burst into its parent's child burst cache. */
-	ppid = BPF_CORE_READ(p, real_parent, pid);
+	key = leader ? BPF_CORE_READ(p, real_parent, tgid) : p->tgid;
 	burst = burst_effective(tctx->prev_burst_ns, tctx->burst_ns);
-	cached = bpf_map_lookup_elem(&child_bursts, &ppid);
+	cached = bpf_map_lookup_elem(&child_bursts, &key);
 	if (cached)
 		burst = burst_smooth(*cached, burst, tunables.burst_smoothness);
-	bpf_map_update_elem(&child_bursts, &ppid, &burst, BPF_ANY);
+	bpf_map_update_elem(&child_bursts, &key, &burst, BPF_ANY);
 }
 
 static s32 create_mask(void *map, u32 key)
@@ -1060,6 +1437,23 @@ int burst_set_domain(void *ctx)
 	return 0;
 }
 
+static s32 start_age_timer(void)
+{
+	u32 zero = 0;
+	struct age_timer *at = bpf_map_lookup_elem(&age_timers, &zero);
+	s32 ret;
+
+	if (!at)
+		return -ENOENT;
+	ret = bpf_timer_init(&at->timer, &age_timers, CLOCK_MONOTONIC);
+	if (ret)
+		return ret;
+	ret = bpf_timer_set_callback(&at->timer, age_timerfn);
+	if (ret)
+		return ret;
+	return bpf_timer_start(&at->timer, age_period_ns(), 0);
+}
+
 s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 {
 	u32 i, policy;
@@ -1074,10 +1468,18 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 				return ret;
 			}
 		}
-		bpf_for(i, 0, nr_cpu_ids) {
-			ret = scx_bpf_create_dsq(cpu_dsq(policy, i), -1);
+		bpf_for(i, 0, nr_llcs) {
+			ret = scx_bpf_create_dsq(outside_dsq(policy, i), -1);
 			if (ret) {
-				scx_bpf_error("failed to create CPU queue %u: %d",
+				scx_bpf_error("failed to create outside queue %u: %d",
+					      i, ret);
+				return ret;
+			}
+		}
+		bpf_for(i, 0, nr_cpu_ids) {
+			ret = scx_bpf_create_dsq(pin_dsq(policy, i), -1);
+			if (ret) {
+				scx_bpf_error("failed to create pinned queue %u: %d",
 					      i, ret);
 				return ret;
 			}
@@ -1085,27 +1487,35 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 	}
 
 	bpf_for(i, 0, nr_llcs) {
+		struct llc_ctx *lc = bpf_map_lookup_elem(&llc_ctxs, &i);
+
+		if (lc)
+			lc->latest_cpu = -1;
 		ret = create_mask(&llc_masks, i);
 		if (ret)
 			return ret;
 	}
 	bpf_for(i, 0, nr_cpu_ids) {
-		struct mask_ctx *m;
-		u32 llc;
-
 		ret = create_scratch(i);
 		if (ret)
 			return ret;
-		llc = cpu_llc[CPU_IDX(i)];
+	}
+	/* LLC masks hold the CPUs online at load (llc_cpus lists them). */
+	bpf_for(i, 0, nr_online) {
+		struct mask_ctx *m;
+		u32 cpu = llc_cpus[CPU_IDX(i)], llc = llc_of(cpu);
+
 		m = bpf_map_lookup_elem(&llc_masks, &llc);
 		if (!m)
 			return -ENOENT;
 		bpf_rcu_read_lock();
 		if (m->mask)
-			bpf_cpumask_set_cpu(i, m->mask);
+			bpf_cpumask_set_cpu(cpu, m->mask);
 		bpf_rcu_read_unlock();
 	}
-	return 0;
+
+	init_at = burst_now();
+	return start_age_timer();
 }
 
 void BPF_STRUCT_OPS(burst_exit, struct scx_exit_info *ei)

@@ -29,6 +29,12 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		       "stream a running daemon's stats every SECONDS; loads nothing")
 		->check(CLI::Range(0.05, 3600.0));
 
+	app.add_option("--debug-error-after", o.debug_error_after_s,
+		       "debug: make the BPF side raise scx_bpf_error() SECONDS after "
+		       "loading, to test the error exit")
+		->check(CLI::Range(0.001, 3600.0))
+		->group("Debug");
+
 	CLI::App *sub = app.add_subcommand(
 		"ctl", "talk to a running daemon: get | set key=value... | stats | "
 		       "stats_meta | raw 'JSON'");

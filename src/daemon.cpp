@@ -77,8 +77,9 @@ void report_stats(const Options &opts, const Scheduler &sched,
 class Backend : public CtlBackend {
 public:
 	Backend(Scheduler &sched, const Topology &topo, Clock::time_point start,
-		uint64_t &switches)
-		: sched_(sched), topo_(topo), start_(start), switches_(switches) {}
+		uint64_t &switches, std::string &domain_spec)
+		: sched_(sched), topo_(topo), start_(start), switches_(switches),
+		  domain_spec_(domain_spec) {}
 
 	std::string domain() override
 	{
@@ -87,7 +88,9 @@ public:
 
 	Result<std::vector<int>> check_domain(const std::string &spec) override
 	{
-		auto d = resolve_domain(spec, topo_);
+		// The CPUs online now, not at load: a hotplug may be under way.
+		auto now = read_topology();
+		auto d = resolve_domain(spec, now ? *now : topo_);
 		if (!d)
 			return std::unexpected(d.error());
 		return d->cpus;
@@ -96,8 +99,10 @@ public:
 	Result<> set_domain(const std::vector<int> &cpus) override
 	{
 		auto r = sched_.set_domain(cpus);
-		if (r)
-			spdlog::info("primary domain: {}", domain());
+		if (r) {
+			domain_spec_ = domain();
+			spdlog::info("primary domain: {}", domain_spec_);
+		}
 		return r;
 	}
 
@@ -131,20 +136,22 @@ private:
 	const Topology &topo_;
 	Clock::time_point start_;
 	uint64_t &switches_;
+	std::string &domain_spec_;	// what the user asked for, kept across reloads
 };
 
 enum class Outcome { UserStop, KernelExit };
 
 // Runs one loaded and attached scheduler until a signal or its ejection.
 Outcome watch(const Options &opts, Scheduler &sched, const Topology &topo,
-	      const SignalFd &sig, CtlServer &ctl, uint64_t &switches)
+	      const SignalFd &sig, CtlServer &ctl, uint64_t &switches,
+	      std::string &domain_spec)
 {
 	auto start = Clock::now();
-	Backend backend(sched, topo, start, switches);
+	Backend backend(sched, topo, start, switches, domain_spec);
 	std::vector<pollfd> fds;
 	auto interval = std::chrono::duration<double>(opts.stats_interval_s);
 	auto next = start + std::chrono::duration_cast<Clock::duration>(interval);
-	StatsSample prev = sched.read_stats();
+	StatsSample prev = sched.read_stats(true);
 	auto prev_at = start;
 
 	for (;;) {
@@ -171,7 +178,7 @@ Outcome watch(const Options &opts, Scheduler &sched, const Topology &topo,
 			return Outcome::KernelExit;
 		if (opts.stats_interval_s > 0 && Clock::now() >= next) {
 			auto now = Clock::now();
-			StatsSample cur = sched.read_stats();
+			StatsSample cur = sched.read_stats(true);
 			StatsContext ctx;
 			ctx.elapsed_s = std::chrono::duration<double>(now - start).count();
 			ctx.interval_s = std::chrono::duration<double>(now - prev_at).count();
@@ -321,21 +328,22 @@ int run_daemon(const Options &opts)
 	LoadConfig cfg;
 	cfg.tunables = opts.tunables;
 	cfg.exit_dump_len = opts.exit_dump_len;
+	cfg.debug_error_after_ns = (uint64_t)(opts.debug_error_after_s * 1e9);
+	// What the user asked for (option, then `ctl set`), applied again at
+	// every reload to the CPUs online then.
 	std::string domain_spec = opts.primary_domain;
 
 	for (bool first = true;; first = false) {
+		// hotplug_seq before the topology: a CPU that comes or goes
+		// after this makes the kernel refuse the scheduler with a
+		// restart request instead of running it on a stale topology.
+		cfg.hotplug_seq = sched_ext_hotplug_seq();
 		auto topo = read_topology();
 		if (!topo) {
 			spdlog::error("{}", topo.error().msg);
 			return 1;
 		}
-		auto dom = resolve_domain(domain_spec, *topo);
-		if (!dom && !first) {
-			// A domain CPU went away (hotplug): carry on without one.
-			spdlog::warn("{}; running without a primary domain", dom.error().msg);
-			domain_spec = "all";
-			dom = resolve_domain(domain_spec, *topo);
-		}
+		auto dom = resolve_domain(domain_spec, *topo, {}, !first);
 		if (!dom) {
 			spdlog::error("{}", dom.error().msg);
 			return 1;
@@ -352,6 +360,11 @@ int run_daemon(const Options &opts)
 		if (!dom->why.empty() && domain_spec != "all")
 			spdlog::info("primary domain {}: {}", domain_spec, dom->why);
 		if (auto r = sched->attach(); !r) {
+			if (sched->exited() && sched->exit_info().should_restart()) {
+				log_exit(sched->exit_info(), false);
+				spdlog::info("the kernel asked for a restart: loading again");
+				continue;
+			}
 			spdlog::error("{}", r.error().msg);
 			return 1;
 		}
@@ -363,10 +376,9 @@ int run_daemon(const Options &opts)
 							 format_hex_mask(dom->cpus) + ")",
 			     opts.ctl_socket);
 
-		Outcome out = watch(opts, *sched, *topo, sig, *ctl, switches);
+		Outcome out = watch(opts, *sched, *topo, sig, *ctl, switches, domain_spec);
 		// Keep the settings changed at runtime across a restart.
 		cfg.tunables = sched->tunables();
-		domain_spec = sched->domain().empty() ? "all" : format_cpulist(sched->domain());
 		sched->detach();
 		ExitInfo ei = sched->exit_info();
 

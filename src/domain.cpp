@@ -189,7 +189,7 @@ Result<Domain> by_capacity(bool performance, const Topology &topo, const SysfsPa
 }  // namespace
 
 Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
-			      const SysfsPaths &paths)
+			      const SysfsPaths &paths, bool online_part)
 {
 	std::string kw = trim_lower(spec);
 	if (kw == "all")
@@ -219,18 +219,32 @@ Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
 		return std::unexpected(cpus.error());
 	if (cpus->empty())
 		return fail("invalid primary domain '" + spec + "': it names no CPU");
+	Domain d;
+	std::vector<int> offline;
 	for (int c : *cpus) {
+		bool online = std::binary_search(topo.online.begin(), topo.online.end(), c);
+		if (online) {
+			d.cpus.push_back(c);
+			continue;
+		}
+		if (online_part) {
+			offline.push_back(c);
+			continue;
+		}
 		if (c >= topo.nr_cpu_ids)
 			return fail("invalid primary domain '" + spec + "': CPU " + std::to_string(c) +
 				    " does not exist (this machine has CPUs 0-" +
 				    std::to_string(topo.nr_cpu_ids - 1) + ")");
-		if (!std::binary_search(topo.online.begin(), topo.online.end(), c))
-			return fail("invalid primary domain '" + spec + "': CPU " + std::to_string(c) +
-				    " is offline");
+		return fail("invalid primary domain '" + spec + "': CPU " + std::to_string(c) +
+			    " is offline");
 	}
-	Domain d;
-	d.cpus = *cpus;
-	if (d.cpus == topo.online)
+	if (!offline.empty())
+		d.why = d.cpus.empty() ?
+				"CPUs " + format_cpulist(offline) +
+					" are offline: no primary domain until they return" :
+				"CPUs " + format_cpulist(offline) + " are offline: using " +
+					format_cpulist(d.cpus) + " until they return";
+	else if (d.cpus == topo.online)
 		d.why = "every online CPU: no primary domain";
 	if (d.cpus == topo.online)
 		d.cpus.clear();

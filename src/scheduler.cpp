@@ -86,7 +86,7 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 		skel->rodata->cpu_llc[cpu] = topo.llc_of[cpu];
 		skel->rodata->cpu_sibling[cpu] = topo.sibling[cpu];
 	}
-	// CPUs grouped by LLC, for the bounded wakeup-preemption scan.
+	// Online CPUs grouped by LLC.
 	uint32_t pos = 0;
 	for (int llc = 0; llc < topo.nr_llcs; llc++) {
 		skel->rodata->llc_first[llc] = pos;
@@ -99,6 +99,9 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 		}
 		skel->rodata->llc_nr[llc] = n;
 	}
+	skel->rodata->nr_online = pos;
+	skel->rodata->debug_error_after_ns = cfg.debug_error_after_ns;
+	skel->struct_ops.burst_ops->hotplug_seq = cfg.hotplug_seq;
 
 	std::memcpy(&skel->data->tunables, &cfg.tunables, sizeof(cfg.tunables));
 	if (cfg.exit_dump_len)
@@ -189,26 +192,34 @@ bool Scheduler::overflowing() const
 	return __atomic_load_n(&skel_->bss->overflow, __ATOMIC_RELAXED) != 0;
 }
 
-StatsSample Scheduler::read_stats() const
+StatsSample Scheduler::read_stats(bool close_interval)
 {
+	static_assert(sizeof(burst_stats) % 8 == 0);
+	static_assert(sizeof(Counters) == sizeof(burst_stats::cnt));
 	StatsSample sample;
-	size_t stride = (sizeof(Counters) + 7) & ~size_t(7);
-	std::vector<uint8_t> buf(stride * nr_possible_);
+	std::vector<burst_stats> buf(nr_possible_);
 	uint32_t zero = 0;
+	uint64_t epoch = __atomic_load_n(&skel_->bss->stats_epoch, __ATOMIC_RELAXED);
 
 	sample.cpus = cpus_;
 	sample.primary = domain_;
 	sample.per_cpu.assign(cpus_.size(), Counters{});
-	if (bpf_map__lookup_elem(skel_->maps.stats, &zero, sizeof(zero),
-				 buf.data(), buf.size(), 0)) {
+	if (bpf_map__lookup_elem(skel_->maps.stats, &zero, sizeof(zero), buf.data(),
+				 buf.size() * sizeof(burst_stats), 0)) {
 		spdlog::warn("failed to read the stats map: {}", errstr(errno));
 		return sample;
 	}
+	if (close_interval)
+		__atomic_store_n(&skel_->bss->stats_epoch, epoch + 1, __ATOMIC_RELAXED);
 	for (size_t i = 0; i < cpus_.size(); i++) {
 		if (cpus_[i] >= nr_possible_)
 			continue;
-		std::memcpy(sample.per_cpu[i].data(), buf.data() + stride * cpus_[i],
-			    sizeof(Counters));
+		const burst_stats &st = buf[cpus_[i]];
+		std::memcpy(sample.per_cpu[i].data(), st.cnt, sizeof(Counters));
+		// MAX slots of an older interval: nothing seen in this one.
+		for (size_t k = 0; k < BURST_NR_STATS; k++)
+			if (((burst_stat_max_mask >> k) & 1) && st.epoch != epoch)
+				sample.per_cpu[i][k] = 0;
 	}
 	return sample;
 }

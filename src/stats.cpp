@@ -11,7 +11,8 @@
 namespace scx_burst {
 
 const std::array<StatMeta, BURST_NR_STATS> kStatMeta = {{
-#define BURST_STAT(name, group, label, desc) {#name, #group, label, desc},
+#define BURST_STAT(name, kind, group, label, desc) \
+	{#name, BURST_STAT_KIND_##kind, #group, label, desc},
 #include "scx_burst/stats_table.h"
 #undef BURST_STAT
 }};
@@ -21,7 +22,8 @@ Counters StatsSample::total() const
 	Counters t{};
 	for (const auto &c : per_cpu)
 		for (size_t i = 0; i < t.size(); i++)
-			t[i] += c[i];
+			t[i] = kStatMeta[i].kind == BURST_STAT_KIND_MAX ? std::max(t[i], c[i]) :
+									 t[i] + c[i];
 	return t;
 }
 
@@ -33,9 +35,12 @@ StatsSample stats_delta(const StatsSample &now, const StatsSample &prev)
 		if (it == prev.cpus.end())
 			continue;
 		const Counters &p = prev.per_cpu[it - prev.cpus.begin()];
-		for (size_t k = 0; k < p.size(); k++)
+		for (size_t k = 0; k < p.size(); k++) {
+			if (kStatMeta[k].kind == BURST_STAT_KIND_MAX)
+				continue;	// already the interval's value
 			d.per_cpu[i][k] = now.per_cpu[i][k] >= p[k] ?
 						  now.per_cpu[i][k] - p[k] : 0;
+		}
 	}
 	return d;
 }
@@ -175,7 +180,10 @@ nlohmann::json stats_meta_json()
 {
 	nlohmann::json j = nlohmann::json::object();
 	for (const auto &m : kStatMeta)
-		j[m.name] = {{"group", m.group}, {"label", m.label}, {"desc", m.desc}};
+		j[m.name] = {{"group", m.group},
+			     {"kind", m.kind == BURST_STAT_KIND_MAX ? "max" : "sum"},
+			     {"label", m.label},
+			     {"desc", m.desc}};
 	j["avg_score"] = {{"group", "burst"}, {"label", "avg_sc"},
 			  {"desc", "score_sum / runs"}};
 	return j;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "scx_burst/sysfs.hpp"
 
+#include <cstdlib>
+
 #include <fstream>
 
 #include <unistd.h>
@@ -20,6 +22,11 @@ std::string read_line(const std::filesystem::path &path)
 std::string sched_ext_state(const std::filesystem::path &root)
 {
 	return read_line(root / "state");
+}
+
+uint64_t sched_ext_hotplug_seq(const std::filesystem::path &root)
+{
+	return std::strtoull(read_line(root / "hotplug_seq").c_str(), nullptr, 10);
 }
 
 std::string sched_ext_ops(const std::filesystem::path &root)

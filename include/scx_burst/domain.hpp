@@ -38,8 +38,11 @@ struct Domain {
 };
 
 // Resolves @spec ("all", "performance", "powersave", "auto", a mask or a
-// list) and checks the CPUs exist and are online.
+// list) and checks the CPUs exist and are online.  With @online_part (a
+// domain asked for earlier, applied again after CPU hotplug), offline CPUs
+// are left out instead, and a domain with none online is no domain until
+// they return; Domain::why says so.
 Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
-			      const SysfsPaths &paths = {});
+			      const SysfsPaths &paths = {}, bool online_part = false);
 
 }  // namespace scx_burst

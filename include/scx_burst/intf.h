@@ -51,12 +51,16 @@ enum burst_policy {
  *
  *   id = kind << 28 | policy << 24 | index
  *
- * LLC queues take tasks that may run on several CPUs, CPU queues take
- * tasks pinned to one CPU.
+ * LLC queues take tasks that may run on several CPUs (with a primary
+ * domain: the queues of the domain's LLCs take the tasks that may use
+ * it); pinned queues take tasks that may run on one CPU only; outside
+ * queues (per LLC) take the tasks whose affinity excludes the primary
+ * domain, and are served by that LLC's CPUs outside the domain.
  */
 enum burst_dsq_kind {
 	BURST_DSQ_LLC		= 1,
-	BURST_DSQ_CPU		= 2,
+	BURST_DSQ_PIN		= 2,
+	BURST_DSQ_OUTSIDE	= 3,
 };
 
 #define BURST_DSQ_ID(kind, policy, index) \
@@ -109,7 +113,7 @@ struct burst_exit_info {
 struct burst_task_ctx {
 	u64 burst_ns;		/* CPU time since the task last slept/yielded */
 	u64 prev_burst_ns;	/* smoothed history of earlier bursts */
-	u64 child_burst_ns;	/* average burst of exited children (fork cache) */
+	u64 queued_at;		/* when it last became runnable or was queued */
 	u64 vtime;		/* burst-policy virtual time */
 	u64 deadline;		/* deadline-policy virtual deadline */
 	u64 slice_left_ns;	/* deadline-policy remaining slice */
@@ -128,10 +132,39 @@ enum burst_task_flags {
 
 /* Slots of the per-CPU stats array, from the one stats table. */
 enum burst_stat_idx {
-#define BURST_STAT(name, group, label, desc) BURST_STAT_##name,
+#define BURST_STAT(name, kind, group, label, desc) BURST_STAT_##name,
 #include "stats_table.h"
 #undef BURST_STAT
 	BURST_NR_STATS,
+};
+
+/*
+ * How a slot combines: SUM slots only grow (readers take differences),
+ * MAX slots hold the largest value seen in the current stats epoch.
+ */
+enum burst_stat_kind {
+	BURST_STAT_KIND_SUM	= 0,
+	BURST_STAT_KIND_MAX	= 1,
+};
+
+/* Bit i set: slot i is a MAX slot. */
+static const u64 burst_stat_max_mask = 0ULL
+#define BURST_STAT(name, kind, group, label, desc) \
+	| ((u64)BURST_STAT_KIND_##kind << BURST_STAT_##name)
+#include "stats_table.h"
+#undef BURST_STAT
+	;
+BURST_STATIC_ASSERT(BURST_NR_STATS <= 64, "burst_stat_max_mask has 64 bits");
+
+/*
+ * The value of the per-CPU stats map.  @epoch is the stats_epoch (set by
+ * the daemon, in .bss) that this CPU's MAX slots belong to: the first MAX
+ * update in a newer epoch zeroes them, so a reader that bumps the epoch
+ * after each read gets per-interval maxima without writing the map.
+ */
+struct burst_stats {
+	u64 cnt[BURST_NR_STATS];
+	u64 epoch;
 };
 
 BURST_STATIC_ASSERT(sizeof(struct burst_tunables) == 8 * BURST_NR_TUNABLES,

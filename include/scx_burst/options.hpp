@@ -22,6 +22,7 @@ struct Options {
 	std::string ctl_socket = "/run/scx_burst/ctl.sock";
 	std::string primary_domain = "all";	// mask, CPU list or keyword
 	double monitor_s = 0;		// >0: only watch a running daemon
+	double debug_error_after_s = 0;	// >0: BPF raises an error this late (tests)
 };
 
 // `scx_burst ctl ...`: a request to a running daemon.

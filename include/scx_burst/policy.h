@@ -211,13 +211,37 @@ static inline u64 burst_deadline_offset(u32 nice_idx, u64 rr_interval_ns)
 /*
  * BFS's cache distance, in rr_intervals, from a task's CPU to a CPU it may
  * be sent to: 0 for the same CPU, 1 for its SMT sibling, 2 for another CPU
- * of the same LLC.  Preemption subtracts distance x rr_interval from a
- * candidate's deadline, so a nearby CPU wins over a slightly later remote
- * one.
+ * of the same LLC, 3 for a CPU of another LLC.  Preemption subtracts
+ * distance x rr_interval from a candidate's deadline, so a nearby CPU wins
+ * over a slightly later remote one.
  */
-static inline u32 burst_cache_distance(bool same_cpu, bool smt_sibling)
+enum burst_cache_dist {
+	BURST_DIST_SAME_CPU	= 0,
+	BURST_DIST_SMT		= 1,
+	BURST_DIST_SAME_LLC	= 2,
+	BURST_DIST_OTHER_LLC	= 3,
+};
+
+/*
+ * How much earlier (in queue key) a task waiting in another LLC's queue
+ * must be than the best a CPU has locally before the CPU pulls it across:
+ * one slice of key (vtime of one nice-0 slice, or one rr_interval of
+ * deadline).  Less would bounce tasks between LLCs for nothing; more would
+ * let equal tasks drift apart by more than a slice.
+ */
+static inline u64 burst_steal_margin(u32 policy, u64 slice_ns, u64 rr_interval_ns)
 {
-	return same_cpu ? 0 : smt_sibling ? 1 : 2;
+	return policy == BURST_POLICY_DEADLINE ? rr_interval_ns : slice_ns;
+}
+
+/*
+ * A queued task is overdue once it has waited 3/4 of max_wait: the age
+ * check runs every max_wait / 4, so an overdue task is found before
+ * max_wait and runs within max_wait plus one slice.
+ */
+static inline u64 burst_overdue_ns(u64 max_wait_ns)
+{
+	return max_wait_ns / 4 * 3;
 }
 
 static inline u64 burst_deadline(u64 now, u32 nice_idx, u64 rr_interval_ns)
@@ -232,6 +256,12 @@ static inline u64 burst_deadline(u64 now, u32 nice_idx, u64 rr_interval_ns)
  * watchdog (30 s) never sees a starved runnable task.
  */
 #define BURST_IDLE_CLASS_DELAY_NS	(2000ULL * 1000 * 1000)
+
+/*
+ * Added to a running SCHED_IDLE task's key when looking for a preemption
+ * victim: it is later than any normal task (wrap-safe, well below 2^63).
+ */
+#define BURST_IDLE_CLASS_KEY_BIAS	(1ULL << 62)
 
 static inline u64 burst_idle_class_deadline(u64 now, u32 nice_idx,
 					    u64 rr_interval_ns)

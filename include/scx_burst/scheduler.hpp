@@ -18,6 +18,11 @@ namespace scx_burst {
 struct LoadConfig {
 	burst_tunables tunables{};
 	uint32_t exit_dump_len = 0;
+	// /sys/kernel/sched_ext/hotplug_seq read before the topology: a CPU
+	// going on- or offline before the scheduler is enabled makes the
+	// kernel refuse it with a restart request.  0: not checked.
+	uint64_t hotplug_seq = 0;
+	uint64_t debug_error_after_ns = 0;	// --debug-error-after
 };
 
 // What the kernel said when it disabled the scheduler.
@@ -52,7 +57,10 @@ public:
 	const std::vector<int> &domain() const { return domain_; }
 	bool overflowing() const;
 
-	StatsSample read_stats() const;
+	// Counters since enable; MAX slots hold the current stats interval's
+	// values.  @close_interval: start a new interval after reading (one
+	// reader, the daemon's stats loop, does that).
+	StatsSample read_stats(bool close_interval = false);
 	int task_ctx_map_fd() const;
 
 	bool exited() const;

@@ -18,6 +18,7 @@ namespace scx_burst {
 
 struct StatMeta {
 	const char *name;
+	burst_stat_kind kind;
 	const char *group;
 	const char *label;
 	const char *desc;

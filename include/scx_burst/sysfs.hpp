@@ -2,6 +2,7 @@
 // Pre-flight checks against /sys/kernel/sched_ext, before anything loads.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -16,6 +17,9 @@ std::string read_line(const std::filesystem::path &path);
 
 // "disabled", "enabled", ... or empty when sched_ext is absent.
 std::string sched_ext_state(const std::filesystem::path &root = kSchedExtRoot);
+
+// The kernel's CPU hotplug event counter, 0 if unreadable.
+uint64_t sched_ext_hotplug_seq(const std::filesystem::path &root = kSchedExtRoot);
 
 // Name of the active sched_ext scheduler, empty if none.
 std::string sched_ext_ops(const std::filesystem::path &root = kSchedExtRoot);

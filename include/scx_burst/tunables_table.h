@@ -39,3 +39,5 @@ BURST_TUNABLE(preempt_margin, preempt_margin, UINT, 1, 3, 0, 39,
 	      "--preempt-margin", "burst score gap a waking task needs to preempt")
 BURST_TUNABLE(overflow_hold_us, overflow_hold_ns, UINT, 1000, 5000, 0, 1000000,
 	      "--overflow-hold-us", "how long the primary domain stays saturated before it overflows (us)")
+BURST_TUNABLE(max_wait_ms, max_wait_ns, UINT, 1000000, 1000, 50, 10000,
+	      "--max-wait-ms", "bound on how long a runnable task waits: older ones run ahead of the queue order (ms)")

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // Stats table and JSON: every counter of stats_table.h shows up, totals
 // are the sums of the rows, deltas subtract CPU by CPU.
+#include <algorithm>
+#include <cstring>
 #include <set>
 #include <sstream>
 
@@ -42,12 +44,32 @@ TEST(Stats, MetaTableIsComplete)
 		EXPECT_EQ(meta[m.name]["desc"], m.desc);
 }
 
-TEST(Stats, TotalIsSum)
+// What the total row holds for slot @k: the sum, or the largest for MAX.
+uint64_t combine(const std::vector<uint64_t> &v, size_t k)
+{
+	uint64_t r = 0;
+	for (uint64_t x : v)
+		r = kStatMeta[k].kind == BURST_STAT_KIND_MAX ? std::max(r, x) : r + x;
+	return r;
+}
+
+TEST(Stats, TotalIsSumOrMax)
 {
 	auto s = sample3();
 	auto t = s.total();
 	for (size_t k = 0; k < t.size(); k++)
-		EXPECT_EQ(t[k], s.per_cpu[0][k] + s.per_cpu[1][k] + s.per_cpu[2][k]);
+		EXPECT_EQ(t[k], combine({s.per_cpu[0][k], s.per_cpu[1][k], s.per_cpu[2][k]}, k))
+			<< kStatMeta[k].name;
+	EXPECT_EQ(kStatMeta[BURST_STAT_max_wait_us].kind, BURST_STAT_KIND_MAX);
+	EXPECT_EQ(t[BURST_STAT_max_wait_us], s.per_cpu[2][BURST_STAT_max_wait_us]);
+}
+
+TEST(Stats, MaxMaskMatchesTable)
+{
+	for (size_t k = 0; k < BURST_NR_STATS; k++)
+		EXPECT_EQ((burst_stat_max_mask >> k) & 1,
+			  kStatMeta[k].kind == BURST_STAT_KIND_MAX ? 1u : 0u)
+			<< kStatMeta[k].name;
 }
 
 TEST(Stats, DeltaPerCpu)
@@ -63,6 +85,8 @@ TEST(Stats, DeltaPerCpu)
 	EXPECT_EQ(d.per_cpu[1][BURST_STAT_enqueue], 42u);
 	EXPECT_EQ(d.per_cpu[3][BURST_STAT_runs], 5u);
 	EXPECT_EQ(d.total()[BURST_STAT_enqueue], 42u);
+	// MAX slots are already per interval: the delta keeps now's value
+	EXPECT_EQ(d.per_cpu[1][BURST_STAT_max_wait_us], now.per_cpu[1][BURST_STAT_max_wait_us]);
 }
 
 TEST(Stats, TableHasRowPerCpuAndTotal)
@@ -109,11 +133,12 @@ TEST(Stats, JsonSameNumbers)
 	auto j = stats_json(StatsContext{3.0, 1.0, "deadline"}, s, &tasks);
 	EXPECT_EQ(j["policy"], "deadline");
 	ASSERT_EQ(j["cpus"].size(), 3u);
-	for (const auto &m : kStatMeta) {
-		uint64_t sum = 0;
+	for (size_t k = 0; k < BURST_NR_STATS; k++) {
+		std::vector<uint64_t> v;
 		for (const auto &c : j["cpus"])
-			sum += c[m.name].get<uint64_t>();
-		EXPECT_EQ(j["total"][m.name].get<uint64_t>(), sum) << m.name;
+			v.push_back(c[kStatMeta[k].name].get<uint64_t>());
+		EXPECT_EQ(j["total"][kStatMeta[k].name].get<uint64_t>(), combine(v, k))
+			<< kStatMeta[k].name;
 	}
 	EXPECT_EQ(j["cpus"][2]["cpu"], 3);
 	EXPECT_DOUBLE_EQ(j["total"]["avg_score"].get<double>(), 5.0);
