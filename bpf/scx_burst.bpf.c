@@ -37,12 +37,15 @@
  *    per nice level.  Earliest deadline runs first; the slice is
  *    rr_interval and the deadline is renewed only when the slice is used
  *    up, so a task that sleeps keeps both.  A waking task preempts the CPU
- *    of its LLC running the latest deadline if its own deadline is
- *    earlier.  As in BFS, the victim search biases each CPU's deadline by
- *    its cache distance from the task's CPU (0 for that CPU, 1 x
- *    rr_interval for its SMT sibling, 2 x for the rest of the LLC): among
- *    near-equal victims the task's own CPU wins, which saves an IPI and
- *    keeps the cache warm.  SCHED_BATCH tasks never preempt.
+ *    running the latest deadline among those it may use, if its own
+ *    deadline is earlier.  As in BFS, the victim search biases each CPU's
+ *    deadline by its cache distance from the task's CPU (0 for that CPU,
+ *    1 x rr_interval for its SMT sibling, 2 x for the rest of the LLC, 3 x
+ *    for another LLC): among near-equal victims the task's own CPU wins,
+ *    which saves an IPI and keeps the cache warm.  The search looks at the
+ *    task's CPU, its sibling and one CPU per LLC, the one its LLC's CPUs
+ *    publish as running the latest deadline (llc_ctx), so a wakeup costs
+ *    the same on 8 or 256 CPUs.  SCHED_BATCH tasks never preempt.
  *    SCHED_IDLE tasks are queued BURST_IDLE_CLASS_DELAY_NS behind every normal deadline: they
  *    run when nothing else wants the CPU, and once every couple of seconds
  *    anyway, because sched_ext's watchdog ejects a scheduler that leaves a
@@ -52,31 +55,59 @@
  *
  *    BFS lost ground on many-core machines because of its single global
  *    run queue lock.  Here every LLC has its own ordered queue, and every
- *    CPU has one for tasks pinned to it, so a wakeup touches one queue
- *    shared only by CPUs that share a cache.  A CPU runs the earlier of
- *    the heads of its pinned queue and its LLC queue (ties go to the
- *    pinned queue, i.e. the cache-hot task), and when both are empty pulls
- *    the earliest head of the other LLCs' queues.  Both policies use the
+ *    CPU has a pinned queue for tasks that may run on it only, so a wakeup
+ *    touches one queue shared only by CPUs that share a cache.  With a
+ *    primary domain, each LLC also has an outside queue for tasks whose
+ *    affinity excludes the domain, served by that LLC's CPUs outside it.
+ *
+ *    A dispatching CPU compares the heads of the queues it serves (its
+ *    pinned queue, its LLC's) with the running task, and also the heads
+ *    of the other LLCs' queues, which must be earlier by a steal margin
+ *    (one slice of key) to be pulled across.  Keys are one currency across
+ *    LLCs (vtime against one clock, or absolute deadlines), so a crowded
+ *    LLC's tasks fall behind and get pulled by the emptier one: equal
+ *    tasks get equal CPU time across LLCs, and no CPU runs a SCHED_IDLE
+ *    task or a later deadline while earlier work waits next door.  The
+ *    cost is one peek per LLC queue and dispatch.  Both policies use the
  *    same layout; each queue exists once per policy, so a switch never
  *    mixes vtime and absolute deadlines in one ordered queue, and the
  *    queues of the policy just left are drained before anything else.
  *
- *    Idle CPU choice on wakeup: previous CPU, its SMT sibling, a fully
- *    idle core of the same LLC, any idle CPU of that LLC, then anywhere.
- *    A task sent to an idle CPU is inserted straight into its local queue.
+ *    Idle CPU choice on wakeup: with SMT a fully idle core first (the
+ *    previous CPU's, then one in its LLC, then anywhere), then the
+ *    previous CPU, any idle CPU of its LLC, any idle CPU.  A task whose
+ *    slice ends on a CPU with a busy sibling moves to a fully idle core
+ *    if there is one.  A task sent to an idle CPU is inserted straight
+ *    into its local queue.
  *    Per-CPU kthreads go straight to their CPU's local queue.  Tasks
  *    pinned to one CPU are never burst-penalised (they cannot be moved
  *    away from what they compete with anyway) and go to their CPU's
  *    pinned queue, still ordered by vtime or deadline so nice levels keep
  *    their meaning between pinned tasks.
  *
- * 4. Runtime settings
+ * 4. A bound on waiting
  *
- *    Everything the daemon may change while the scheduler runs (policy,
- *    slices, burst tunables, preemption margin) is in the writable
- *    `tunables` in .data; only the CPU topology is rodata, set at load
- *    (a hotplug event makes the kernel ask for a restart, which the daemon
- *    honours by loading again).
+ *    No ordering rule alone can promise that every runnable task runs:
+ *    a queue may end up where no CPU serves it (a domain change, an
+ *    affinity change), or a task may be ordered behind work that never
+ *    ends.  So a BPF timer looks at every queued task each max_wait_ms / 4,
+ *    and a task queued for 3/4 of max_wait_ms is overdue: a CPU it may use
+ *    is kicked, and every dispatching CPU runs overdue tasks it may run
+ *    before the queue order.  A runnable task thus waits at most about
+ *    max_wait_ms plus a slice (1 s by default, against sched_ext's 30 s
+ *    watchdog), unless there are more runnable tasks than CPUs x bound /
+ *    slice, when waits are FIFO among the overdue.  max_wait_us in the
+ *    stats is the longest wait each CPU saw in the interval.
+ *
+ * 5. Runtime settings
+ *
+ *    Everything the daemon may change while the scheduler runs is in the
+ *    writable `tunables` in .data (one table: tunables_table.h); only the
+ *    CPU topology is rodata, set at load.  A CPU going on- or offline
+ *    makes the kernel ask for a restart, which the daemon honours by
+ *    loading again with the new topology and the settings of the moment;
+ *    hotplug_seq makes a hotplug between reading the topology and enabling
+ *    the scheduler a restart too.
  *
  * Not attempted: NUMA awareness beyond LLCs, cgroup bandwidth control,
  * energy-aware placement on asymmetric CPUs.

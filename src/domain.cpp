@@ -227,23 +227,25 @@ Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
 			d.cpus.push_back(c);
 			continue;
 		}
-		if (online_part) {
-			offline.push_back(c);
-			continue;
-		}
 		if (c >= topo.nr_cpu_ids)
 			return fail("invalid primary domain '" + spec + "': CPU " + std::to_string(c) +
 				    " does not exist (this machine has CPUs 0-" +
 				    std::to_string(topo.nr_cpu_ids - 1) + ")");
+		if (online_part) {
+			offline.push_back(c);
+			continue;
+		}
 		return fail("invalid primary domain '" + spec + "': CPU " + std::to_string(c) +
 			    " is offline");
 	}
-	if (!offline.empty())
-		d.why = d.cpus.empty() ?
-				"CPUs " + format_cpulist(offline) +
-					" are offline: no primary domain until they return" :
-				"CPUs " + format_cpulist(offline) + " are offline: using " +
-					format_cpulist(d.cpus) + " until they return";
+	if (!offline.empty()) {
+		bool one = offline.size() == 1;
+		std::string gone = (one ? "CPU " : "CPUs ") + format_cpulist(offline) +
+				   (one ? " is offline" : " are offline");
+		std::string until = one ? " until it returns" : " until they return";
+		d.why = gone + (d.cpus.empty() ? ": no primary domain" :
+						  ": using " + format_cpulist(d.cpus)) + until;
+	}
 	else if (d.cpus == topo.online)
 		d.why = "every online CPU: no primary domain";
 	if (d.cpus == topo.online)

@@ -111,6 +111,30 @@ TEST_F(FakeTree, ExplicitSpecsValidated)
 	EXPECT_FALSE(resolve_domain("fast", t, paths_));
 }
 
+// After a hotplug the daemon applies the domain it was asked for to the
+// CPUs online then: offline ones are left out, none online is no domain.
+TEST_F(FakeTree, AfterHotplugOnlineCpusOfTheDomain)
+{
+	auto t = topo4();
+	t.online = {0, 1, 3};
+	auto part = resolve_domain("2-3", t, paths_, true);
+	ASSERT_TRUE(part) << part.error().msg;
+	EXPECT_EQ(part->cpus, (V{3}));
+	EXPECT_NE(part->why.find("CPU 2 is offline: using 3 until it returns"), std::string::npos)
+		<< part->why;
+	t.online = {0, 1};
+	auto none = resolve_domain("2-3", t, paths_, true);
+	ASSERT_TRUE(none) << none.error().msg;
+	EXPECT_TRUE(none->cpus.empty());
+	EXPECT_NE(none->why.find("CPUs 2-3 are offline: no primary domain until they return"),
+		  std::string::npos)
+		<< none->why;
+	t.online = {0, 1, 2, 3};
+	EXPECT_EQ(resolve_domain("2-3", t, paths_, true)->cpus, (V{2, 3}));
+	// a CPU the machine does not have is still an error
+	EXPECT_FALSE(resolve_domain("0x30", t, paths_, true));
+}
+
 TEST_F(FakeTree, HybridPmus)
 {
 	put(root_ / "devices/cpu_core/cpus", "0-1");

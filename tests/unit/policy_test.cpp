@@ -236,4 +236,31 @@ TEST(Nice, IndexClamped)
 	EXPECT_EQ(burst_nice_idx(100), 39u);
 }
 
+TEST(Balance, StealMarginIsOneSliceOfKey)
+{
+	EXPECT_EQ(burst_steal_margin(BURST_POLICY_BURST, 5000000, 6000000), 5000000u);
+	EXPECT_EQ(burst_steal_margin(BURST_POLICY_DEADLINE, 5000000, 6000000), 6000000u);
+}
+
+TEST(WaitBound, OverdueBeforeTheBound)
+{
+	// The age check runs every bound/4: a task found overdue at 3/4 of the
+	// bound runs before the bound; one that just missed a check is found
+	// at the next one, still no later than the bound.
+	for (uint64_t bound : {50000000ULL, 1000000000ULL, 10000000000ULL}) {
+		uint64_t od = burst_overdue_ns(bound), period = bound / 4;
+		EXPECT_LT(od, bound);
+		EXPECT_LE(od + period, bound);
+		EXPECT_GE(od, bound / 2) << "overdue too early: the bound would reorder normal waits";
+	}
+}
+
+TEST(Deadline, IdleClassBiasOutranksAnyDeadline)
+{
+	uint64_t rr = 1000ULL * 1000000;	// the largest rr_interval
+	uint64_t normal = burst_deadline(1ULL << 40, 39, rr) + 100 * rr;
+	uint64_t idle = (1ULL << 40) + BURST_IDLE_CLASS_KEY_BIAS;
+	EXPECT_LT((int64_t)(normal - idle), 0) << "a SCHED_IDLE victim must look later";
+}
+
 }  // namespace
