@@ -48,6 +48,11 @@ wait $stress
 tag STRESS_RC $?
 tag LOAD_END $(cut -d' ' -f1 /proc/uptime)
 wait $cyc
+
+# --- fork inheritance: a shell runs a program whose two threads burn CPU,
+# then starts another child ("timeout"), which must not inherit the
+# threads' bursts (the daemon's --debug-tasks rows show both)
+sh -c 'sysbench cpu --threads=2 --time=3 run > /dev/null; timeout 10 sleep 2.5; true'
 sleep 1.5
 
 kill -INT $daemon
