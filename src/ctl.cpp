@@ -39,27 +39,29 @@ json ctl_error(int err, const std::string &msg)
 	return {{"errno", err}, {"args", {{"resp", msg}}}};
 }
 
-std::string ctl_handle_line(const std::string &line, CtlBackend &backend)
+namespace {
+
+json handle_request(const std::string &line, CtlBackend &backend)
 {
 	json req = json::parse(line, nullptr, false);
 	if (req.is_discarded() || !req.is_object())
-		return ctl_error(EINVAL, "malformed request: not a JSON object").dump();
+		return ctl_error(EINVAL, "malformed request: not a JSON object");
 	if (!req.contains("req") || !req["req"].is_string())
-		return ctl_error(EINVAL, "malformed request: no \"req\" string").dump();
+		return ctl_error(EINVAL, "malformed request: no \"req\" string");
 	for (auto &[key, val] : req.items()) {
 		(void)val;
 		if (key != "req" && key != "args")
-			return ctl_error(EINVAL, "unknown field \"" + key + "\"").dump();
+			return ctl_error(EINVAL, "unknown field \"" + key + "\"");
 	}
 	std::string what = req["req"];
 	json args = req.value("args", json::object());
 
 	if (what == "get")
-		return ctl_ok(settings_json(backend)).dump();
+		return ctl_ok(settings_json(backend));
 	if (what == "stats")
-		return ctl_ok(backend.stats()).dump();
+		return ctl_ok(backend.stats());
 	if (what == "stats_meta")
-		return ctl_ok(stats_meta_json()).dump();
+		return ctl_ok(stats_meta_json());
 	if (what == "set") {
 		// Validate everything, the domain included, before changing anything.
 		std::optional<std::vector<int>> dom;
@@ -67,11 +69,11 @@ std::string ctl_handle_line(const std::string &line, CtlBackend &backend)
 			const json &spec = args["primary_domain"];
 			if (!spec.is_string() && !spec.is_number_integer())
 				return ctl_error(EINVAL, "primary_domain: must be a mask, a CPU "
-							 "list or a keyword").dump();
+							 "list or a keyword");
 			auto d = backend.check_domain(spec.is_string() ? spec.get<std::string>()
 								       : spec.dump());
 			if (!d)
-				return ctl_error(EINVAL, "primary_domain: " + d.error().msg).dump();
+				return ctl_error(EINVAL, "primary_domain: " + d.error().msg);
 			dom = *d;
 			args.erase("primary_domain");
 		}
@@ -80,16 +82,31 @@ std::string ctl_handle_line(const std::string &line, CtlBackend &backend)
 		if (!args.empty() || !dom)
 			t = apply_tunables(cur, args);
 		if (!t)
-			return ctl_error(t.error().err, t.error().msg).dump();
+			return ctl_error(t.error().err, t.error().msg);
 		if (dom) {
 			if (auto r = backend.set_domain(*dom); !r)
-				return ctl_error(EIO, r.error().msg).dump();
+				return ctl_error(EIO, r.error().msg);
 		}
 		backend.set(*t);
-		return ctl_ok(settings_json(backend)).dump();
+		return ctl_ok(settings_json(backend));
 	}
 	return ctl_error(EOPNOTSUPP, "unknown request \"" + what +
-					     "\" (stats, stats_meta, get, set)").dump();
+					     "\" (stats, stats_meta, get, set)");
+}
+
+}  // namespace
+
+// Every error stays inside the request: a reply for any input, and the
+// reply always serialises (invalid UTF-8 in an echoed value is replaced).
+std::string ctl_handle_line(const std::string &line, CtlBackend &backend)
+{
+	json reply;
+	try {
+		reply = handle_request(line, backend);
+	} catch (const std::exception &e) {
+		reply = ctl_error(EINVAL, std::string("bad request: ") + e.what());
+	}
+	return reply.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 Result<json> parse_assignments(const std::vector<std::string> &words)

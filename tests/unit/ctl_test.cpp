@@ -2,6 +2,7 @@
 // The control protocol, against a fake backend: request handling line by
 // line, then a real server on a temporary socket.
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -286,6 +287,41 @@ TEST(CtlClient, NoDaemon)
 	auto r = ctl_request("/nonexistent/scx_burst.sock", {{"req", "get"}});
 	ASSERT_FALSE(r);
 	EXPECT_NE(r.error().msg.find("cannot reach the scx_burst daemon"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// No request may take the daemon down: every line gets a reply that is
+// valid JSON with a non-zero errno, and the settings stay as they were.
+TEST(Ctl, HostileLinesGetAnErrorReply)
+{
+	FakeBackend b;
+	auto before = b.t;
+	const std::string lines[] = {
+		"{\"req\":\"set\",\"args\":{\"primary_domain\":\"0x\xc3\xa9\"}}",	// 0xé
+		"{\"req\":\"set\",\"args\":{\"primary_domain\":\"\xc3\xa9\"}}",
+		"{\"req\":\"set\",\"args\":{\"policy\":\"d\xc3\xa9""adline\"}}",
+		"{\"req\":\"s\xff\"}",						// invalid UTF-8
+		std::string("{\"req\":\"get\"\0}", 15),				// NUL byte
+		std::string(5000, '[') + std::string(5000, ']'),		// deep nesting
+		"{\"req\":\"set\",\"args\":{\"slice_us\":1e400}}",
+		"{\"req\":\"set\",\"args\":{\"slice_us\":-99999999999999999999}}",
+		"{\"req\":\"set\",\"args\":{\"\xc3\xa9\":1}}",
+		"{\"req\":\"set\",\"args\":[1,2]}",
+		"{\"req\":\"set\",\"args\":null}",
+		"{\"req\":\"set\",\"args\":{\"primary_domain\":[\"0-1\"]}}",
+	};
+	for (const auto &l : lines) {
+		std::string reply;
+		ASSERT_NO_THROW(reply = ctl_handle_line(l, b)) << l;
+		auto r = json::parse(reply, nullptr, false);
+		ASSERT_FALSE(r.is_discarded()) << reply;
+		EXPECT_NE(r.value("errno", 0), 0) << reply;
+	}
+	EXPECT_EQ(b.sets, 0);
+	EXPECT_EQ(std::memcmp(&b.t, &before, sizeof(before)), 0);
 }
 
 }  // namespace
