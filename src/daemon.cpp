@@ -11,7 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "scx_burst/ctl.hpp"
+#include "scx_burst/ctl_server.hpp"
 #include "scx_burst/domain.hpp"
 #include "scx_burst/scheduler.hpp"
 #include "scx_burst/sysfs.hpp"
@@ -210,95 +210,6 @@ void log_exit(const ExitInfo &ei, bool error)
 }
 
 }  // namespace
-
-int run_monitor(const Options &opts)
-{
-	nlohmann::json req = {{"req", "stats"}};
-	auto first = ctl_request(opts.ctl_socket, req);
-	if (!first) {
-		spdlog::error("{}", first.error().msg);
-		return 1;
-	}
-	StatsSample prev = sample_from_json((*first)["args"]["resp"]);
-	double prev_t = (*first)["args"]["resp"].value("elapsed_s", 0.0);
-	for (;;) {
-		usleep((useconds_t)(opts.monitor_s * 1e6));
-		auto r = ctl_request(opts.ctl_socket, req);
-		if (!r) {
-			spdlog::error("{}", r.error().msg);
-			return 1;
-		}
-		const auto &resp = (*r)["args"]["resp"];
-		if ((*r).value("errno", 0) != 0) {
-			spdlog::error("daemon: {}", resp.dump());
-			return 1;
-		}
-		StatsSample cur = sample_from_json(resp);
-		StatsContext ctx;
-		ctx.elapsed_s = resp.value("elapsed_s", 0.0);
-		ctx.interval_s = ctx.elapsed_s - prev_t;
-		ctx.policy = resp.value("policy", "");
-		ctx.overflow = resp.value("overflow", false);
-		ctx.policy_switches = resp.value("policy_switches", (uint64_t)0);
-		StatsSample d = stats_delta(cur, prev);
-		if (opts.json) {
-			std::cout << stats_json(ctx, d).dump() << std::endl;
-		} else {
-			print_stats_table(std::cout, ctx, d);
-		}
-		prev = std::move(cur);
-		prev_t = ctx.elapsed_s;
-	}
-}
-
-int run_ctl(const Options &opts, const CtlCommand &cmd)
-{
-	nlohmann::json req = {{"req", cmd.verb}};
-	if (cmd.verb == "raw") {
-		std::string line;
-		for (const auto &w : cmd.assignments)
-			line += (line.empty() ? "" : " ") + w;
-		auto r = ctl_request_line(opts.ctl_socket, line);
-		if (!r) {
-			spdlog::error("{}", r.error().msg);
-			return 1;
-		}
-		std::cout << r->dump() << std::endl;
-		return r->value("errno", 0) ? 1 : 0;
-	}
-	if (cmd.verb == "set") {
-		auto args = parse_assignments(cmd.assignments);
-		if (!args) {
-			spdlog::error("{}", args.error().msg);
-			return 1;
-		}
-		req["args"] = *args;
-	} else if (!cmd.assignments.empty()) {
-		spdlog::error("ctl {} takes no key=value arguments", cmd.verb);
-		return 1;
-	}
-	auto r = ctl_request(opts.ctl_socket, req);
-	if (!r) {
-		spdlog::error("{}", r.error().msg);
-		return 1;
-	}
-	const auto &resp = (*r)["args"]["resp"];
-	if (r->value("errno", 0) != 0) {
-		spdlog::error("{} (errno {})", resp.is_string() ? resp.get<std::string>() :
-								  resp.dump(),
-			      r->value("errno", 0));
-		return 1;
-	}
-	if (cmd.verb == "get" || cmd.verb == "set") {
-		for (auto &[k, v] : resp.items())
-			std::cout << k << "=" << (v.is_string() ? v.get<std::string>() : v.dump())
-				  << "\n";
-		std::cout << std::flush;
-	} else {
-		std::cout << resp.dump(opts.json ? -1 : 2) << std::endl;
-	}
-	return 0;
-}
 
 int run_daemon(const Options &opts)
 {

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "scx_burst/ctl_client.hpp"
 #include "scx_burst/daemon.hpp"
 #include "scx_burst/log.hpp"
 #include "scx_burst/options.hpp"

@@ -47,55 +47,8 @@ std::string ctl_handle_line(const std::string &line, CtlBackend &backend);
 nlohmann::json ctl_ok(nlohmann::json resp);
 nlohmann::json ctl_error(int err, const std::string &msg);
 
-// Client: sends @req and returns the reply object.
-Result<nlohmann::json> ctl_request(const std::string &socket_path,
-				   const nlohmann::json &req);
-// The same with a request line as given (for `ctl raw`).
-Result<nlohmann::json> ctl_request_line(const std::string &socket_path,
-					const std::string &line);
-
 // Parses "key=value" words into a set request's args (numbers stay
 // numbers, true/false become booleans, anything else a string).
 Result<nlohmann::json> parse_assignments(const std::vector<std::string> &words);
-
-}  // namespace scx_burst
-
-#include <poll.h>
-#include <vector>
-
-namespace scx_burst {
-
-// The daemon's listening socket and its clients, served from the
-// daemon's own poll loop (no threads).  Holds an flock on PATH.lock for
-// its lifetime so that a second daemon refuses to start.
-class CtlServer {
-public:
-	static Result<CtlServer> listen(const std::string &path);
-
-	// Appends the fds to poll (listener first, then clients).
-	void add_pollfds(std::vector<pollfd> &fds) const;
-	// Serves whatever @fds (from add_pollfds, after poll) says is ready.
-	void serve(const std::vector<pollfd> &fds, CtlBackend &backend);
-
-	CtlServer(CtlServer &&other) noexcept;
-	CtlServer &operator=(CtlServer &&other) = delete;
-	CtlServer(const CtlServer &) = delete;
-	~CtlServer();
-
-private:
-	CtlServer() = default;
-
-	struct Client {
-		int fd;
-		std::string buf;
-	};
-
-	void close_client(size_t i);
-
-	std::string path_;
-	int lock_fd_ = -1;
-	int listen_fd_ = -1;
-	std::vector<Client> clients_;
-};
 
 }  // namespace scx_burst

@@ -11,10 +11,4 @@ namespace scx_burst {
 // 0 when the user stopped it, non-zero on any failure or kernel ejection.
 int run_daemon(const Options &opts);
 
-// --monitor: streams a running daemon's stats, loads nothing.
-int run_monitor(const Options &opts);
-
-// ctl get/set/stats/stats_meta: one request to a running daemon.
-int run_ctl(const Options &opts, const CtlCommand &cmd);
-
 }  // namespace scx_burst

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "scx_burst/ctl.hpp"
+#include "scx_burst/ctl_client.hpp"
+#include "scx_burst/ctl_server.hpp"
 #include "scx_burst/domain.hpp"
 #include "scx_burst/options.hpp"
 

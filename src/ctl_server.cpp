@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scx_burst/ctl_server.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include "socket_io.hpp"
+
+namespace scx_burst {
+
+using nlohmann::json;
+
+Result<CtlServer> CtlServer::listen(const std::string &path)
+{
+	CtlServer s;
+	std::error_code ec;
+	auto dir = std::filesystem::path(path).parent_path();
+
+	if (!dir.empty())
+		std::filesystem::create_directories(dir, ec);
+	std::string lock = path + ".lock";
+	s.lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	if (s.lock_fd_ < 0)
+		return fail("cannot create " + lock + ": " + strerror(errno));
+	if (flock(s.lock_fd_, LOCK_EX | LOCK_NB))
+		return fail("another scx_burst daemon is already running (it holds " +
+			    lock + ")");
+
+	sockaddr_un addr{};
+	if (path.size() >= sizeof(addr.sun_path))
+		return fail("control socket path too long: " + path);
+	unlink(path.c_str());	// stale: its owner would hold the lock
+	s.listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s.listen_fd_ < 0)
+		return fail(std::string("socket: ") + strerror(errno));
+	addr.sun_family = AF_UNIX;
+	std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+	mode_t old = umask(0177);
+	int err = bind(s.listen_fd_, (sockaddr *)&addr, sizeof(addr));
+	umask(old);
+	if (err)
+		return fail("cannot bind the control socket " + path + ": " + strerror(errno));
+	chmod(path.c_str(), 0600);
+	if (::listen(s.listen_fd_, 8))
+		return fail("cannot listen on " + path + ": " + strerror(errno));
+	s.path_ = path;
+	return s;
+}
+
+CtlServer::CtlServer(CtlServer &&o) noexcept
+	: path_(std::move(o.path_)), lock_fd_(o.lock_fd_), listen_fd_(o.listen_fd_),
+	  clients_(std::move(o.clients_))
+{
+	o.lock_fd_ = o.listen_fd_ = -1;
+	o.clients_.clear();
+	o.path_.clear();
+}
+
+CtlServer::~CtlServer()
+{
+	for (auto &c : clients_)
+		close(c.fd);
+	if (listen_fd_ >= 0) {
+		close(listen_fd_);
+		unlink(path_.c_str());
+	}
+	if (lock_fd_ >= 0)
+		close(lock_fd_);
+}
+
+void CtlServer::add_pollfds(std::vector<pollfd> &fds) const
+{
+	fds.push_back({listen_fd_, POLLIN, 0});
+	for (const auto &c : clients_)
+		fds.push_back({c.fd, POLLIN, 0});
+}
+
+void CtlServer::close_client(size_t i)
+{
+	close(clients_[i].fd);
+	clients_.erase(clients_.begin() + i);
+}
+
+void CtlServer::serve(const std::vector<pollfd> &fds, CtlBackend &backend)
+{
+	// fds: [..., listener, clients...] as added; find ours by fd.
+	std::vector<int> ready;
+	bool accept_ready = false;
+	for (const auto &p : fds) {
+		if (!p.revents)
+			continue;
+		if (p.fd == listen_fd_)
+			accept_ready = true;
+		else
+			ready.push_back(p.fd);
+	}
+	for (int fd : ready) {
+		size_t i = 0;
+		while (i < clients_.size() && clients_[i].fd != fd)
+			i++;
+		if (i == clients_.size())
+			continue;
+		char buf[4096];
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+			close_client(i);
+			continue;
+		}
+		if (n < 0)
+			continue;
+		Client &c = clients_[i];
+		c.buf.append(buf, n);
+		bool drop = false;
+		size_t nl;
+		while ((nl = c.buf.find('\n')) != std::string::npos) {
+			std::string line = c.buf.substr(0, nl);
+			c.buf.erase(0, nl + 1);
+			if (line.size() > kCtlMaxLine) {
+				drop = true;
+				break;
+			}
+			std::string reply = ctl_handle_line(line, backend) + "\n";
+			if (!send_all(fd, reply)) {
+				drop = true;
+				break;
+			}
+		}
+		if (!drop && c.buf.size() > kCtlMaxLine)
+			drop = true;
+		if (drop) {
+			send_all(fd, ctl_error(E2BIG, "request longer than " +
+							      std::to_string(kCtlMaxLine) +
+							      " bytes")
+					     .dump() + "\n");
+			spdlog::warn("control: dropped a client sending an oversized request");
+			close_client(i);
+		}
+	}
+	if (accept_ready) {
+		for (;;) {
+			int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+			if (fd < 0)
+				break;
+			if (clients_.size() >= 16) {
+				close(fd);
+				continue;
+			}
+			timeval tv{1, 0};
+			setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+			clients_.push_back({fd, {}});
+		}
+	}
+}
+
+}  // namespace scx_burst
