@@ -235,13 +235,14 @@ static inline u64 burst_steal_margin(u32 policy, u64 slice_ns, u64 rr_interval_n
 }
 
 /*
- * A queued task is overdue once it has waited 3/4 of max_wait: the age
- * check runs every max_wait / 4, so an overdue task is found before
- * max_wait and runs within max_wait plus one slice.
+ * A queued task is overdue once it has waited half of max_wait.  The age
+ * check runs every max_wait / 4, so an overdue task is found by 3/4 of
+ * max_wait and runs before max_wait as long as a slice is no longer than
+ * max_wait / 4 (5 ms and 6 ms slices against the 1 s default).
  */
 static inline u64 burst_overdue_ns(u64 max_wait_ns)
 {
-	return max_wait_ns / 4 * 3;
+	return max_wait_ns / 2;
 }
 
 static inline u64 burst_deadline(u64 now, u32 nice_idx, u64 rr_interval_ns)
