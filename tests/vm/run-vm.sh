@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Boot a kernel + initramfs under qemu (TCG) and relay its serial console.
 #
-# usage: tests/vm/run-vm.sh --kernel VMLINUZ --initrd CPIO [--smp N] [--mem MB]
-#                           [--timeout SECONDS] [--icount] [--log FILE]
-#                           [-- key=value ...]
+# usage: tests/vm/run-vm.sh --kernel VMLINUZ --initrd CPIO [--smp N]
+#                           [--topology S,C,T] [--mem MB] [--timeout SECONDS]
+#                           [--icount] [--log FILE] [-- key=value ...]
 #
 #   --smp N        vCPUs (default 2)
+#   --topology S,C,T
+#                  sockets, cores per socket, threads per core: qemu gets
+#                  -smp S*C*T,sockets=S,cores=C,threads=T (one LLC per
+#                  socket, T SMT siblings per core); --smp, if also given,
+#                  must equal S*C*T
 #   --mem MB       guest memory (default 2048)
 #   --timeout S    guest-side scenario timeout, passed as timeout=S (default
 #                  300); qemu is killed after S + 60 s
@@ -26,14 +31,15 @@ prog=run-vm.sh
 die() { echo "$prog: error: $*" >&2; exit 125; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-kernel='' initrd='' smp=2 mem=2048 limit=300 icount=0 log=''
+kernel='' initrd='' smp='' mem=2048 limit=300 icount=0 log='' topology=''
 words=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernel|--initrd|--smp|--mem|--timeout|--log)
+	--kernel|--initrd|--smp|--topology|--mem|--timeout|--log)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		case "$1" in
 		--kernel) kernel=$2 ;; --initrd) initrd=$2 ;; --smp) smp=$2 ;;
+		--topology) topology=$2 ;;
 		--mem) mem=$2 ;; --timeout) limit=$2 ;; --log) log=$2 ;;
 		esac
 		shift 2 ;;
@@ -48,16 +54,29 @@ done
 [ -n "$initrd" ] || die "--initrd CPIO is required"
 [ -f "$kernel" ] || die "$kernel: no such file"
 [ -f "$initrd" ] || die "$initrd: no such file"
+smp_given=$smp
+[ -n "$smp" ] || smp=2
 for v in smp mem limit; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v/limit/timeout} must be a positive integer, got '${!v}'"
 done
+smp_arg=$smp
+if [ -n "$topology" ]; then
+	[[ $topology =~ ^([1-9][0-9]{0,2}),([1-9][0-9]{0,2}),([1-9][0-9]{0,2})$ ]] ||
+		die "--topology must be three positive integers S,C,T (sockets,cores,threads), got '$topology'"
+	sockets=${BASH_REMATCH[1]} cores=${BASH_REMATCH[2]} threads=${BASH_REMATCH[3]}
+	n=$((sockets * cores * threads))
+	[ -z "$smp_given" ] || [ "$smp_given" -eq "$n" ] ||
+		die "--smp $smp_given contradicts --topology $topology ($sockets*$cores*$threads = $n vCPUs)"
+	smp=$n
+	smp_arg="$n,sockets=$sockets,cores=$cores,threads=$threads"
+fi
 for w in "${words[@]}"; do
 	[[ $w =~ ^[^[:space:]\"\']+$ ]] || die "bad kernel command-line word '$w'"
 done
 qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found (tests/setup-deps.sh installs it)"
 
 append="console=ttyS0 quiet panic=-1"
-qargs=(-machine q35 -cpu max -smp "$smp" -m "$mem" -accel 'tcg,thread=single'
+qargs=(-machine q35 -cpu max -smp "$smp_arg" -m "$mem" -accel 'tcg,thread=single'
 	-nodefaults -no-user-config -display none -serial stdio -no-reboot)
 if [ "$icount" = 1 ]; then
 	qargs+=(-icount 'shift=2,sleep=off,align=off' -seed 1)
@@ -114,7 +133,7 @@ qpid=
 t1=$EPOCHREALTIME
 
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-summary="smp=$smp icount=$icount"
+summary="smp=$smp_arg icount=$icount"
 [ -z "$boot_t" ] || summary+=" boot=$(secs "$t0" "$boot_t")s"
 [ -z "$exit_t" ] || summary+=" exit=$(secs "$t0" "$exit_t")s"
 summary+=" total=$(secs "$t0" "$t1")s"

@@ -3,9 +3,15 @@
 // scenario script (tests/vm/scenarios/), then asserts on what the guest
 // reported over the serial console ("@@TAG value" lines).
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -66,8 +72,10 @@ std::string kernel_for(std::string suite)
 	return "";
 }
 
+// topology "S,C,T" (sockets, cores, threads): run-vm.sh --topology, which
+// must multiply out to smp.
 VmRun boot(const std::string &suite, const std::string &scenario, int smp,
-	   int timeout_s, bool icount = false)
+	   int timeout_s, bool icount = false, const std::string &topology = "")
 {
 	VmRun run;
 	std::string kernel = kernel_for(suite);
@@ -79,7 +87,8 @@ VmRun boot(const std::string &suite, const std::string &scenario, int smp,
 	std::string cmd = std::string(VM_SCRIPTS) + "/run-vm.sh --kernel " + kernel +
 			  " --initrd " VM_DIR "/initramfs.cpio.zst --smp " +
 			  std::to_string(smp) + " --timeout " + std::to_string(timeout_s) +
-			  (icount ? " --icount" : "") + " --log " + log +
+			  (icount ? " --icount" : "") +
+			  (topology.empty() ? "" : " --topology " + topology) + " --log " + log +
 			  " -- scenario=" + scenario;
 	FILE *p = popen(cmd.c_str(), "r");
 	if (!p) {
@@ -127,9 +136,12 @@ void expect_totals_add_up(const json &line)
 	for (auto &[key, val] : line["total"].items()) {
 		if (key == "avg_score")
 			continue;
+		// max_wait_us is the interval's largest (a MAX slot), not a sum
+		bool is_max = key == "max_wait_us";
 		uint64_t sum = 0;
 		for (const auto &c : line["cpus"])
-			sum += c[key].get<uint64_t>();
+			sum = is_max ? std::max(sum, c[key].get<uint64_t>())
+				     : sum + c[key].get<uint64_t>();
 		EXPECT_EQ(val.get<uint64_t>(), sum) << key;
 	}
 }
@@ -230,6 +242,35 @@ TEST_P(Vm, Foundation)
 	EXPECT_GE(cyc, ncpu) << (*best)["tasks"].dump();
 	EXPECT_GT(min_hog, 0u);
 	EXPECT_LT(max_cyc, min_hog) << (*best)["tasks"].dump();
+
+	// Fork inheritance is keyed by process: sysbench's threads ran for
+	// seconds without sleeping, the shell's next child ("timeout") starts
+	// with their bursts only if threads were folded into the shell.
+	{
+		uint64_t thread_burst = 0, child_prev = 0;
+		int child_rows = 0;
+		for (const auto &s : stats) {
+			for (const auto &t : s.value("tasks", json::array())) {
+				if (t["comm"] == "sysbench")
+					thread_burst = std::max(thread_burst,
+								t["burst_ns"].get<uint64_t>());
+				if (t["comm"] == "timeout") {
+					child_prev = std::max(child_prev,
+							      t["prev_burst_ns"].get<uint64_t>());
+					child_rows++;
+				}
+			}
+		}
+		EXPECT_GE(thread_burst, 500000000ULL) << "sysbench's threads did not run";
+		EXPECT_GT(child_rows, 0) << "no stats row for the shell's later child";
+		EXPECT_LT(child_prev, 100000000ULL)
+			<< "the shell's later child inherited " << child_prev / 1000000
+			<< " ms of burst from another program's threads (" << thread_burst / 1000000
+			<< " ms)";
+		std::cout << "fork inheritance: threads' burst " << thread_burst / 1000000
+			  << " ms, later child's inherited burst " << child_prev / 1000
+			  << " us\n";
+	}
 
 	// SIGINT: clean unregister, the kernel's reason logged, exit 0.
 	EXPECT_EQ(r.one("SIGINT_RC"), "0") << r.joined("RUN_ERR");
@@ -523,6 +564,574 @@ TEST_P(Vm, PrimaryDomain)
 	EXPECT_GT(ovfl, 0u);
 	EXPECT_GE(sat_ep, 1u);
 	EXPECT_EQ(r.one("DOM_RC"), "0") << r.joined("DOM_ERR");
+}
+
+// --- Machine shapes ---------------------------------------------------------
+//
+// qemu -smp 8,sockets=2,cores=2,threads=2 (run-vm.sh --topology 2,2,2): two
+// LLCs of four CPUs with SMT pairs.  The scenarios (shapes-*.sh) measure
+// windows of busy loops with window() of lib.sh; the asserts are here.
+//
+// CPU time is measured two ways.  Per task, the run time of
+// /proc/PID/schedstat (ns, from the scheduler clock, which follows the
+// host's clock; utime+stime of /proc/PID/stat are the same number rounded
+// to clock ticks).  Per CPU, the busy jiffies of /proc/stat: those count
+// timer ticks, and with all 8 vCPUs busy on one host thread a vCPU misses
+// most of its ticks (about 15% are counted), so only shares between CPUs
+// are used, never absolute per-CPU times.
+
+constexpr const char *kShape = "2,2,2";
+constexpr int kShapeCpus = 8;
+// Guest-side timeout of a shape boot.  run-vm.sh kills qemu 60 s after it,
+// which must stay inside the VM tests' ctest TIMEOUT 900
+// (tests/CMakeLists.txt).  The boots take about 220 s (ShapesBalance) and
+// 370 s (ShapesDomain, whose 12 hotplug reloads take about 16 s each under
+// load; at the 28 s seen at worst they would take 510 s).
+constexpr int kShapeTimeoutS = 780;
+
+// The largest runnable wait a CPU may report for a stats interval
+// ("max_wait_us" of the JSON stats): the scheduler's bound, max_wait_ms,
+// 1000 ms by default.  Its design keeps waits under the bound with a
+// quarter of it to spare (overdue at half, checked every quarter), which
+// is the room left for the emulator stopping a vCPU.
+constexpr uint64_t kMaxWaitBoundUs = 1000000;
+// Loops of equal weight: the most CPU time one got over the least.
+constexpr double kMaxSpread = 1.5;
+// 12 equal loops on 8 CPUs: each LLC's share of all busy time.
+constexpr double kLlcShareMin = 0.40, kLlcShareMax = 0.60;
+// Below-capacity load and a primary domain: the domain's share of all busy
+// time, before and (from 2 s after) a live move.
+constexpr double kMoveShare = 0.80;
+// Two loops pinned (taskset) to the LLC outside the domain, where nothing
+// else runs: each gets at least this fraction of the window.  Stacked on
+// one CPU while the other three idle, they would get 0.5 each.
+constexpr double kPinnedMinShare = 0.75;
+// Six loops on a four-CPU domain for 40 s: each has run at least this long.
+constexpr double kSatMinRunS = 1.0;
+
+std::string fixed(double v, int prec = 2)
+{
+	std::ostringstream o;
+	o << std::fixed << std::setprecision(prec) << v;
+	return o.str();
+}
+
+std::string upper(std::string s)
+{
+	for (auto &ch : s)
+		ch = (char)toupper((unsigned char)ch);
+	return s;
+}
+
+std::vector<std::string> words(const std::string &s)
+{
+	std::vector<std::string> v;
+	std::istringstream in(s);
+	std::string w;
+	while (in >> w)
+		v.push_back(w);
+	return v;
+}
+
+// "0-3", "0,2,4-5" -> CPU numbers; empty if malformed
+std::vector<int> parse_cpulist(const std::string &s)
+{
+	std::vector<int> v;
+	std::istringstream in(s);
+	std::string part;
+	while (std::getline(in, part, ',')) {
+		auto dash = part.find('-');
+		try {
+			int a = std::stoi(part.substr(0, dash));
+			int b = dash == std::string::npos ? a : std::stoi(part.substr(dash + 1));
+			for (int c = a; c <= b; c++)
+				v.push_back(c);
+		} catch (...) {
+			return {};
+		}
+	}
+	return v;
+}
+
+// Share of the busy time of `cpus` in per-CPU deltas d.
+double cpu_share(const std::vector<double> &d, const std::vector<int> &cpus)
+{
+	double in = 0, all = 0;
+	for (double x : d)
+		all += x;
+	for (int c : cpus)
+		if (c >= 0 && (size_t)c < d.size())
+			in += d[c];
+	return all > 0 ? in / all : 0;
+}
+
+// Summary lines of a shape boot: printed (ctest -V and --output-on-failure
+// show them), recorded as test properties (--gtest_output=xml) and written
+// to VM_DIR/<suite>-<scenario>.summary when the test ends, even on failure.
+class Summary {
+public:
+	explicit Summary(std::string path) : path_(std::move(path)) {}
+	~Summary()
+	{
+		std::ofstream out(path_);
+		for (const auto &l : lines_)
+			out << l << "\n";
+	}
+	void add(const std::string &line)
+	{
+		std::cout << "@@SUMMARY " << line << std::endl;
+		testing::Test::RecordProperty("summary_" + std::to_string(lines_.size()), line);
+		lines_.push_back(line);
+	}
+
+private:
+	std::string path_;
+	std::vector<std::string> lines_;
+};
+
+// What the guest saw (shape_tags of lib.sh): 8 CPUs, two last-level caches,
+// SMT pairs.  Returns the LLCs' CPU lists, sorted by first CPU.
+std::vector<std::vector<int>> expect_shape(const VmRun &r, std::string *text)
+{
+	EXPECT_EQ(r.one("SHAPE_NPROC"), std::to_string(kShapeCpus));
+	std::set<std::string> llcs, smts;
+	auto llc_lines = r.all("SHAPE_LLC");
+	EXPECT_EQ(llc_lines.size(), (size_t)kShapeCpus) << r.joined("SHAPE_LLC");
+	for (const auto &l : llc_lines) {
+		auto w = words(l);	// cpuN L3 LIST
+		if (w.size() == 3)
+			llcs.insert(w[2]);
+		else
+			ADD_FAILURE() << "no cache: SHAPE_LLC " << l;
+	}
+	EXPECT_EQ(llcs.size(), 2u) << r.joined("SHAPE_LLC");
+	for (const auto &l : r.all("SHAPE_SMT")) {
+		auto w = words(l);	// cpuN LIST
+		if (w.size() != 2) {
+			ADD_FAILURE() << "SHAPE_SMT " << l;
+			continue;
+		}
+		EXPECT_EQ(parse_cpulist(w[1]).size(), 2u) << "not an SMT pair: " << l;
+		smts.insert(w[1]);
+	}
+	EXPECT_EQ(smts.size(), (size_t)kShapeCpus / 2) << r.joined("SHAPE_SMT");
+	std::vector<std::vector<int>> out;
+	for (const auto &l : llcs)
+		out.push_back(parse_cpulist(l));
+	std::sort(out.begin(), out.end());
+	text->clear();
+	for (const auto &l : llcs)
+		*text += (text->empty() ? "" : ",") + l;
+	return out;
+}
+
+// The daemon's first "scheduler enabled" line (stderr, sent as TAG) names
+// the shape.
+void expect_startup(const VmRun &r, const std::string &tag)
+{
+	for (const auto &l : r.all(tag))
+		if (contains(l, "scheduler enabled:")) {
+			EXPECT_TRUE(contains(l, "cpus=8 llcs=2 smt=on")) << l;
+			return;
+		}
+	ADD_FAILURE() << "no 'scheduler enabled' line in " << tag << ":\n" << r.joined(tag);
+}
+
+// One window() of a shape scenario.
+struct Window {
+	std::string pfx;
+	double secs = 0;		// between the midpoints of the two samples
+	std::vector<double> busy;	// per-CPU busy jiffies
+	std::vector<double> ns;		// per-loop run ns (<0: the loop was gone)
+	std::vector<std::pair<std::string, size_t>> groups;
+	std::vector<std::string> sched;	// per loop "nice/policy"
+	std::vector<std::string> cpu;	// per loop, the CPU it ran on last
+	std::vector<json> stats;	// the daemon's stats lines meanwhile
+	std::string raw;		// for messages
+
+	std::pair<size_t, size_t> range(const std::string &name) const
+	{
+		size_t at = 0;
+		for (const auto &[g, n] : groups) {
+			if (g == name)
+				return {at, at + n};
+			at += n;
+		}
+		return {0, 0};
+	}
+	std::vector<double> group(const std::string &name) const
+	{
+		auto [b, e] = range(name);
+		std::vector<double> v;
+		for (size_t i = b; i < e && i < ns.size(); i++)
+			v.push_back(ns[i]);
+		return v;
+	}
+	std::vector<std::string> sched_of(const std::string &name) const
+	{
+		auto [b, e] = range(name);
+		std::vector<std::string> v;
+		for (size_t i = b; i < e && i < sched.size(); i++)
+			v.push_back(sched[i]);
+		return v;
+	}
+	// busy share of `cpus`, per /proc/stat and per the stats' run_ns
+	double share(const std::vector<int> &cpus) const { return cpu_share(busy, cpus); }
+	double run_share(const std::vector<int> &cpus) const
+	{
+		std::vector<double> run(kShapeCpus, 0);
+		for (const auto &s : stats)
+			for (const auto &c : s["cpus"]) {
+				int cpu = c.value("cpu", -1);
+				if (cpu >= 0 && cpu < kShapeCpus)
+					run[cpu] += c.value("run_ns", 0.0);
+			}
+		return cpu_share(run, cpus);
+	}
+};
+
+// "T_BEFORE T_AFTER | BUSY... | NS..." of sample() in lib.sh
+bool parse_sample(const std::string &s, double *t, std::vector<double> *busy,
+		  std::vector<double> *ns)
+{
+	auto a = s.find('|'), b = s.find('|', a == std::string::npos ? a : a + 1);
+	if (a == std::string::npos || b == std::string::npos)
+		return false;
+	auto tt = numbers(s.substr(0, a));
+	if (tt.size() != 2)
+		return false;
+	*t = (tt[0] + tt[1]) / 2;
+	*busy = numbers(s.substr(a + 1, b - a - 1));
+	*ns = numbers(s.substr(b + 1));
+	return true;
+}
+
+std::optional<Window> window_of(const VmRun &r, const std::string &pfx)
+{
+	Window w;
+	w.pfx = pfx;
+	std::string s0 = r.one(pfx + "_S0"), s1 = r.one(pfx + "_S1");
+	w.raw = pfx + "_S0 " + s0 + "\n" + pfx + "_S1 " + s1;
+	double t0, t1;
+	std::vector<double> b0, b1, n0, n1;
+	if (!parse_sample(s0, &t0, &b0, &n0) || !parse_sample(s1, &t1, &b1, &n1)) {
+		ADD_FAILURE() << "no window " << pfx << ":\n" << w.raw;
+		return std::nullopt;
+	}
+	w.secs = t1 - t0;
+	for (size_t i = 0; i < b0.size() && i < b1.size(); i++)
+		w.busy.push_back(b1[i] - b0[i]);
+	for (size_t i = 0; i < n0.size() && i < n1.size(); i++)
+		w.ns.push_back(n0[i] < 0 || n1[i] < 0 ? -1 : n1[i] - n0[i]);
+	for (const auto &g : words(r.one(pfx + "_GROUPS"))) {
+		auto colon = g.find(':');
+		if (colon != std::string::npos)
+			w.groups.emplace_back(g.substr(0, colon), std::stoul(g.substr(colon + 1)));
+	}
+	w.sched = words(r.one(pfx + "_SCHED"));
+	w.cpu = words(r.one(pfx + "_CPU"));
+	w.stats = json_lines(r.all(pfx + "_JSON"));
+	size_t loops = 0;
+	for (const auto &[g, n] : w.groups)
+		loops += n;
+	EXPECT_EQ(w.ns.size(), loops) << w.raw;
+	EXPECT_EQ(w.busy.size(), (size_t)kShapeCpus) << w.raw;
+	return w;
+}
+
+// No ejection during the window: enable_seq unchanged, enabled throughout.
+void expect_no_ejection(const VmRun &r, const Window &w)
+{
+	auto v = words(r.one(w.pfx + "_SEQ"));	// seq0 seq1 state0 state1
+	ASSERT_EQ(v.size(), 4u) << w.pfx << "_SEQ " << r.one(w.pfx + "_SEQ");
+	EXPECT_EQ(v[0], v[1]) << w.pfx << ": the scheduler was enabled again (ejected?)";
+	EXPECT_EQ(v[2], "enabled") << w.pfx;
+	EXPECT_EQ(v[3], "enabled") << w.pfx;
+}
+
+// The largest per-CPU "max_wait_us" of the window's stats lines; a failure
+// (not a crash) when there are none or the key is missing.  Returns the
+// text for the summary.
+std::string expect_max_wait(const VmRun &r, const Window &w)
+{
+	if (w.stats.empty()) {
+		ADD_FAILURE() << w.pfx << ": no stats lines in the window";
+		return "none";
+	}
+	uint64_t top = 0;
+	for (const auto &s : w.stats) {
+		if (!s["cpus"].is_array() || s["cpus"].size() != (size_t)kShapeCpus) {
+			ADD_FAILURE() << w.pfx << ": a stats line without " << kShapeCpus
+				      << " CPU rows: " << s.dump().substr(0, 300);
+			return "bad";
+		}
+		for (const auto &c : s["cpus"]) {
+			if (!c.contains("max_wait_us") || !c["max_wait_us"].is_number_unsigned()) {
+				ADD_FAILURE() << w.pfx << ": the stats have no per-CPU \"max_wait_us\" "
+					      << "(the daemon does not report it yet?); CPU row: "
+					      << c.dump();
+				return "absent";
+			}
+			top = std::max(top, c["max_wait_us"].get<uint64_t>());
+		}
+	}
+	EXPECT_LT(top, kMaxWaitBoundUs)
+		<< w.pfx << ": a task waited " << top << " us (guest saw "
+		<< r.one(w.pfx + "_MAXWAIT_US") << ")";
+	return std::to_string(top);
+}
+
+// "seconds@cpu" of every loop, for failure messages
+std::string loops_on_cpus(const Window &w)
+{
+	std::string s;
+	for (size_t i = 0; i < w.ns.size(); i++)
+		s += (s.empty() ? "" : " ") + fixed(w.ns[i] / 1e9, 1) + "s@cpu" +
+		     (i < w.cpu.size() ? w.cpu[i] : "?");
+	return s;
+}
+
+std::string seconds_list(const std::vector<double> &ns)
+{
+	std::string s;
+	for (double x : ns)
+		s += (s.empty() ? "" : ",") + fixed(x / 1e9, 1);
+	return s;
+}
+
+double min_of(const std::vector<double> &v)
+{
+	return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+}
+
+double max_of(const std::vector<double> &v)
+{
+	return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+// max/min of equal loops; infinity if one did not run at all
+double spread(const std::vector<double> &ns)
+{
+	double lo = min_of(ns);
+	return lo > 0 ? max_of(ns) / lo : std::numeric_limits<double>::infinity();
+}
+
+TEST_P(Vm, ShapesBalance)
+{
+	VmRun r = boot(GetParam(), "shapes-balance", kShapeCpus, kShapeTimeoutS, false, kShape);
+	Summary sum(std::string(VM_DIR) + "/" + GetParam() + "-shapes-balance.summary");
+	ASSERT_EQ(r.rc, 0) << r.tail(60);
+	std::string llc_text;
+	auto llcs = expect_shape(r, &llc_text);
+	ASSERT_EQ(llcs.size(), 2u);
+	sum.add(GetParam() + " shape llcs=" + llc_text + " (LLC 0, LLC 1)");
+
+	for (std::string pol : {"burst", "deadline"}) {
+		SCOPED_TRACE(pol);
+		const std::string P = upper(pol);
+		EXPECT_EQ(r.one(P + "_ENABLED"), "yes") << r.joined(P + "_ERR");
+		expect_startup(r, P + "_ERR");
+
+		// 12 equal loops: equal CPU time, both LLCs equally busy.
+		if (auto w = window_of(r, P + "_EQUAL")) {
+			auto t = w->group("equal");
+			EXPECT_EQ(t.size(), 12u);
+			EXPECT_GT(min_of(t), 0) << "a loop did not run: " << seconds_list(t);
+			double sp = spread(t);
+			EXPECT_LE(sp, kMaxSpread) << "CPU seconds per loop (and the CPU it was last on): "
+						  << loops_on_cpus(*w);
+			double l0 = w->share(llcs[0]), l1 = w->share(llcs[1]);
+			for (double l : {l0, l1}) {
+				EXPECT_GE(l, kLlcShareMin) << "LLC busy shares " << l0 << " / " << l1
+							   << "\n" << w->raw;
+				EXPECT_LE(l, kLlcShareMax) << "LLC busy shares " << l0 << " / " << l1
+							   << "\n" << w->raw;
+			}
+			expect_no_ejection(r, *w);
+			std::string mw = expect_max_wait(r, *w);
+			sum.add(pol + " equal secs=" + fixed(w->secs, 1) + " spread=" + fixed(sp) +
+				" min_s=" + fixed(min_of(t) / 1e9, 1) + " max_s=" +
+				fixed(max_of(t) / 1e9, 1) + " llc0=" + fixed(l0) + " llc1=" +
+				fixed(l1) + " llc0_run=" + fixed(w->run_share(llcs[0])) +
+				" maxwait_us=" + mw + " loops_s=" + seconds_list(t));
+		}
+
+		// 24 nice 0, 4 nice 19, 8 SCHED_IDLE: all progress, SCHED_IDLE
+		// never above nice 0, nice 0 equal among themselves.
+		if (auto w = window_of(r, P + "_NICE")) {
+			auto n0 = w->group("nice0"), n19 = w->group("nice19"), idle = w->group("idle");
+			EXPECT_EQ(n0.size(), 24u);
+			EXPECT_EQ(n19.size(), 4u);
+			EXPECT_EQ(idle.size(), 8u);
+			for (const auto &s : w->sched_of("nice0"))
+				EXPECT_EQ(s, "0/0") << "nice/policy of a nice-0 loop";
+			for (const auto &s : w->sched_of("nice19"))
+				EXPECT_EQ(s, "19/0") << "nice/policy of a nice-19 loop";
+			for (const auto &s : w->sched_of("idle"))
+				EXPECT_EQ(s, "0/5") << "nice/policy of a SCHED_IDLE loop";
+			EXPECT_GT(min_of(n0), 0) << "a nice-0 loop did not run: " << seconds_list(n0);
+			EXPECT_GT(min_of(n19), 0) << "a nice-19 loop did not run: " << seconds_list(n19);
+			EXPECT_GT(min_of(idle), 0) << "a SCHED_IDLE loop did not run: "
+						   << seconds_list(idle);
+			EXPECT_LE(max_of(idle), min_of(n0))
+				<< "a SCHED_IDLE loop got more CPU than a nice-0 one: idle "
+				<< seconds_list(idle) << "; nice 0 " << seconds_list(n0);
+			double sp = spread(n0);
+			EXPECT_LE(sp, kMaxSpread) << "nice-0 CPU seconds: " << seconds_list(n0)
+						  << "\nall loops (24 nice 0, 4 nice 19, 8 idle) and the "
+						     "CPU each was last on: " << loops_on_cpus(*w);
+			expect_no_ejection(r, *w);
+			std::string mw = expect_max_wait(r, *w);
+			sum.add(pol + " nice secs=" + fixed(w->secs, 1) + " spread0=" + fixed(sp) +
+				" nice0_min_s=" + fixed(min_of(n0) / 1e9, 1) + " nice0_max_s=" +
+				fixed(max_of(n0) / 1e9, 1) + " nice19_s=" + seconds_list(n19) +
+				" idle_max_s=" + fixed(max_of(idle) / 1e9, 2) + " idle_min_s=" +
+				fixed(min_of(idle) / 1e9, 2) + " llc0=" + fixed(w->share(llcs[0])) +
+				" maxwait_us=" + mw);
+		}
+		EXPECT_EQ(r.one(P + "_STATE_END"), "enabled");
+		EXPECT_EQ(r.one(P + "_RC"), "0") << r.joined(P + "_ERR");
+	}
+}
+
+std::string hex_mask(const std::vector<int> &cpus)
+{
+	uint64_t m = 0;
+	for (int c : cpus)
+		m |= 1ULL << c;
+	std::ostringstream o;
+	o << std::hex << m;
+	return o.str();
+}
+
+TEST_P(Vm, ShapesDomain)
+{
+	VmRun r = boot(GetParam(), "shapes-domain", kShapeCpus, kShapeTimeoutS, false, kShape);
+	Summary sum(std::string(VM_DIR) + "/" + GetParam() + "-shapes-domain.summary");
+	ASSERT_EQ(r.rc, 0) << r.tail(60);
+	std::string llc_text;
+	auto llcs = expect_shape(r, &llc_text);
+	ASSERT_EQ(llcs.size(), 2u);
+	// the scenario uses the LLC of CPU 0 and that of the last CPU
+	auto doms = words(r.one("DOMS"));
+	ASSERT_EQ(doms.size(), 2u) << r.one("DOMS");
+	const std::vector<int> dom0 = parse_cpulist(doms[0]), dom1 = parse_cpulist(doms[1]);
+	EXPECT_EQ(dom0, llcs[0]);
+	EXPECT_EQ(dom1, llcs[1]);
+	sum.add(GetParam() + " shape llcs=" + llc_text + " domain=" + doms[0] + " other=" + doms[1]);
+
+	// SAT: six loops on a one-LLC domain under each policy.  The daemon
+	// stays enabled, every loop progresses, waits stay bounded.
+	for (std::string pol : {"deadline", "burst"}) {
+		SCOPED_TRACE(pol);
+		const std::string P = upper(pol);
+		EXPECT_EQ(r.one(P + "_ENABLED"), "yes") << r.joined(P + "_ERR");
+		expect_startup(r, P + "_ERR");
+		if (auto w = window_of(r, "SAT_" + P)) {
+			auto t = w->group("sat");
+			EXPECT_EQ(t.size(), 6u);
+			EXPECT_GE(min_of(t) / 1e9, kSatMinRunS) << "CPU seconds per loop: "
+								 << loops_on_cpus(*w);
+			expect_no_ejection(r, *w);
+			EXPECT_EQ(r.one("SAT_" + P + "_ALIVE"), "yes");
+			std::string mw = expect_max_wait(r, *w);
+			sum.add(pol + " saturated secs=" + fixed(w->secs, 1) + " spread=" +
+				fixed(spread(t)) + " loops_s=" + seconds_list(t) + " domain_share=" +
+				fixed(w->share(dom0)) + " domain_run_share=" +
+				fixed(w->run_share(dom0)) + " maxwait_us=" + mw);
+		}
+		EXPECT_EQ(r.one(P + "_STATE_END"), "enabled");
+		EXPECT_EQ(r.one(P + "_RC"), "0") << r.joined(P + "_ERR");
+	}
+
+	// MOVE: two loops in the domain; moved live to the other LLC, they
+	// follow within 2 s.
+	EXPECT_EQ(r.one("MOVE_SET"), "0 primary_domain=" + doms[1]);
+	{
+		auto pre = window_of(r, "MOVE_PRE"), post = window_of(r, "MOVE_POST");
+		if (pre && post) {
+			EXPECT_GE(pre->share(dom0), kMoveShare) << pre->raw;
+			EXPECT_GE(post->share(dom1), kMoveShare) << post->raw;
+			std::string mw0 = expect_max_wait(r, *pre), mw1 = expect_max_wait(r, *post);
+			sum.add("burst move before=" + fixed(pre->share(dom0)) + " (in " + doms[0] +
+				") after=" + fixed(post->share(dom1)) + " (in " + doms[1] +
+				") loops_s=" + seconds_list(post->ns) + " maxwait_us=" + mw0 + "," +
+				mw1);
+		}
+	}
+	EXPECT_EQ(r.one("MOVE_BACK"), "0 primary_domain=" + doms[0]);
+
+	// AFF: two loops pinned to the LLC outside the domain each get a CPU
+	// of their own; the two free loops run too.
+	{
+		auto masks = words(r.one("AFF_MASK"));
+		ASSERT_EQ(masks.size(), 4u) << r.one("AFF_MASK");
+		EXPECT_EQ(masks[0], hex_mask(dom1));
+		EXPECT_EQ(masks[1], hex_mask(dom1));
+		if (auto w = window_of(r, "AFF")) {
+			auto pinned = w->group("pinned"), free = w->group("free");
+			EXPECT_EQ(pinned.size(), 2u);
+			EXPECT_GE(min_of(pinned) / 1e9, kPinnedMinShare * w->secs)
+				<< "the loops pinned to " << doms[1] << " got " << seconds_list(pinned)
+				<< " s of " << fixed(w->secs, 1) << " s (stacked on one CPU?): "
+				<< loops_on_cpus(*w) << "\n" << w->raw;
+			EXPECT_GT(min_of(free), 0) << seconds_list(free);
+			std::string mw = expect_max_wait(r, *w);
+			sum.add("burst affinity secs=" + fixed(w->secs, 1) + " pinned_s=" +
+				seconds_list(pinned) + " free_s=" + seconds_list(free) +
+				" other_llc_share=" + fixed(w->share(dom1)) + " maxwait_us=" + mw);
+		}
+	}
+
+	// HP: CPU 2 and CPU 5 offline and online three times each under eight
+	// loops; the daemon reloads every time and keeps the domain.
+	{
+		auto steps = r.all("HP_STEP");
+		EXPECT_EQ(steps.size(), 12u) << r.joined("HP_STEP");
+		double lo = 1e9, hi = 0;
+		for (const auto &l : steps) {
+			EXPECT_TRUE(contains(l, " write=0 reloaded ")) << "HP_STEP " << l;
+			for (const auto &w : words(l))
+				if (w.size() > 1 && w.back() == 's' && isdigit((unsigned char)w[0])) {
+					double s = std::stod(w);
+					lo = std::min(lo, s);
+					hi = std::max(hi, s);
+				}
+		}
+		expect_startup(r, "HP_ERR");
+		EXPECT_EQ(r.one("HP_NPROC"), std::to_string(kShapeCpus));
+		EXPECT_EQ(r.one("HP_STATE"), "enabled");
+		EXPECT_EQ(r.one("HP_ALIVE"), "yes") << r.joined("HP_ERR");
+		EXPECT_EQ(r.one("HP_GET"), "0 primary_domain=" + doms[0]) << r.joined("HP_ERR");
+		auto last = json_lines(r.all("HP_LAST_JSON"));
+		size_t rows = 0;
+		if (last.empty())
+			ADD_FAILURE() << "no stats line after the last reload";
+		else
+			rows = last.back()["cpus"].size();
+		EXPECT_EQ(rows, (size_t)kShapeCpus);
+		EXPECT_EQ(r.one("HP_STATE_END"), "enabled");
+		EXPECT_EQ(r.one("HP_RC"), "0") << r.joined("HP_ERR");
+		sum.add("hotplug steps=" + std::to_string(steps.size()) + " reload_s=" +
+			fixed(lo, 1) + ".." + fixed(hi, 1) + " after: " + r.one("HP_GET") +
+			" cpu_rows=" + std::to_string(rows) + " state=" + r.one("HP_STATE"));
+	}
+
+	// ERR: an error raised by the BPF side (--debug-error-after 3) ends the
+	// daemon with a non-zero status and the kernel's exit kind logged.
+	{
+		const std::string err = r.joined("ERR_ERR");
+		EXPECT_NE(r.one("ERR_RC"), "0") << err;
+		EXPECT_NE(r.one("ERR_RC"), "124") << "still running after 60 s:\n" << err;
+		EXPECT_TRUE(contains(err, "exit kind 1025")) << "SCX_EXIT_ERROR_BPF:\n" << err;
+		EXPECT_TRUE(contains(err, "debug: error injected")) << err;
+		auto st = words(r.one("ERR_STATE"));	// state seq_before seq_after
+		ASSERT_EQ(st.size(), 3u) << r.one("ERR_STATE");
+		EXPECT_EQ(st[0], "disabled");
+		EXPECT_NE(st[1], st[2]) << "the scheduler was never enabled";
+		sum.add("error rc=" + r.one("ERR_RC") + " state=" + st[0] + " enable_seq=" + st[1] +
+			"->" + st[2]);
+	}
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Vm, testing::Values("sid", "trixie_backports"),
