@@ -246,10 +246,11 @@ Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
 		d.why = gone + (d.cpus.empty() ? ": no primary domain" :
 						  ": using " + format_cpulist(d.cpus)) + until;
 	}
-	else if (d.cpus == topo.online)
-		d.why = "every online CPU: no primary domain";
-	if (d.cpus == topo.online)
+	if (d.cpus == topo.online) {
+		if (offline.empty())
+			d.why = "every online CPU: no primary domain";
 		d.cpus.clear();
+	}
 	return d;
 }
 

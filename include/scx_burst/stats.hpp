@@ -73,7 +73,7 @@ nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
 // The per-CPU counters of a stats_json() object (inverse of stats_json).
 StatsSample sample_from_json(const nlohmann::json &j);
 
-// Descriptions of every counter, for stats_meta and --help-stats.
+// Descriptions of every counter, for the stats_meta request.
 nlohmann::json stats_meta_json();
 
 }  // namespace scx_burst

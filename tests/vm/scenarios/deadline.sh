@@ -7,7 +7,6 @@ tag NCPU $ncpu
 
 # run ns of a task, from /proc/PID/schedstat
 runtime() { cut -d' ' -f1 /proc/$1/schedstat; }
-spin() { exec sh -c 'while :; do :; done'; }
 
 # --- 1. deadline policy under stress -------------------------------------
 scx_burst --policy deadline --stats 1 --json > /tmp/dl.out 2> /tmp/dl.err &
