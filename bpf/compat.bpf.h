@@ -114,6 +114,19 @@ extern bool scx_bpf_dispatch_from_dsq___compat(struct bpf_iter_scx_dsq *it__iter
 					       struct task_struct *p, u64 dsq_id,
 					       u64 enq_flags) __ksym __weak;
 
+extern void scx_bpf_dispatch_from_dsq_set_slice___compat(struct bpf_iter_scx_dsq *it__iter,
+							u64 slice) __ksym __weak;
+
+/* The slice the next burst_dsq_move() of @it gives its task (same kernels). */
+static __always_inline void burst_dsq_move_set_slice(struct bpf_iter_scx_dsq *it,
+						     u64 slice)
+{
+	if (bpf_ksym_exists(scx_bpf_dsq_move_set_slice))
+		scx_bpf_dsq_move_set_slice(it, slice);
+	else if (bpf_ksym_exists(scx_bpf_dispatch_from_dsq_set_slice___compat))
+		scx_bpf_dispatch_from_dsq_set_slice___compat(it, slice);
+}
+
 static __always_inline bool burst_dsq_move(struct bpf_iter_scx_dsq *it,
 					   struct task_struct *p, u64 dsq_id,
 					   u64 enq_flags)

@@ -972,10 +972,15 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 
 /*
  * Rescue: run an overdue task that may run on @cpu, found in @dsq, ahead
- * of the queue order.  A subprogram: called for every queue.
+ * of the queue order, for a short slice (burst_rescue_slice()): the bound
+ * promises progress, not a share, so a SCHED_IDLE task behind a hog gets
+ * a little CPU every max_wait, not a full slice.  A subprogram: called
+ * for every queue.
  */
 static __noinline bool rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
 {
+	u64 slice = burst_rescue_slice(active_policy() == BURST_POLICY_DEADLINE ?
+				       tunables.rr_interval_ns : tunables.slice_ns);
 	struct task_struct *p;
 
 	bpf_for_each(scx_dsq, p, dsq, 0) {
@@ -986,6 +991,7 @@ static __noinline bool rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
 		tctx = task_ctx(p);
 		if (!tctx || (s64)(now - tctx->queued_at) < (s64)threshold)
 			continue;
+		burst_dsq_move_set_slice(BPF_FOR_EACH_ITER, slice);
 		if (burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL, 0)) {
 			stat_inc(BURST_STAT_rescue);
 			return true;

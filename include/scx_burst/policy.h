@@ -235,6 +235,18 @@ static inline u64 burst_steal_margin(u32 policy, u64 slice_ns, u64 rr_interval_n
 }
 
 /*
+ * An overdue task runs for a quarter of the policy's slice: enough to make
+ * progress, little enough that the bound does not hand a SCHED_IDLE or
+ * nice-19 task next to a hog a real share (a full 40 ms rr_interval every
+ * 0.6 s was 6 % of the CPU; a quarter is about what one slice every 2 s
+ * gave before the bound existed).
+ */
+static inline u64 burst_rescue_slice(u64 slice_ns)
+{
+	return slice_ns / 4;
+}
+
+/*
  * A queued task is overdue once it has waited half of max_wait.  The age
  * check runs every max_wait / 4, so an overdue task is found by 3/4 of
  * max_wait and runs before max_wait as long as a slice is no longer than

@@ -263,3 +263,14 @@ TEST(Deadline, IdleClassBiasOutranksAnyDeadline)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(WaitBound, RescueSliceIsAQuarter)
+{
+	EXPECT_EQ(burst_rescue_slice(40000000), 10000000u);
+	EXPECT_EQ(burst_rescue_slice(5000000), 1250000u);
+	EXPECT_LT(burst_rescue_slice(100000), 100000u);
+}
+
+}  // namespace
