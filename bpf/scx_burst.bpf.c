@@ -133,10 +133,8 @@ const volatile u32 nr_cpu_ids = 1;		/* !0 for veristat */
 const volatile u32 nr_llcs = 1;
 const volatile u32 cpu_llc[BURST_MAX_CPUS];	/* CPU -> LLC index */
 const volatile s32 cpu_sibling[BURST_MAX_CPUS];	/* SMT sibling or -1 */
-const volatile u32 llc_first[BURST_MAX_LLCS];	/* LLC -> first in llc_cpus */
-const volatile u32 llc_nr[BURST_MAX_LLCS];	/* LLC -> number of CPUs */
-const volatile u32 llc_cpus[BURST_MAX_CPUS];	/* online CPUs grouped by LLC */
-const volatile u32 nr_online = 1;		/* entries in llc_cpus */
+const volatile u32 online_cpus[BURST_MAX_CPUS];	/* CPUs online at load */
+const volatile u32 nr_online = 1;		/* entries in online_cpus */
 const volatile u32 smt_enabled;
 
 /* Changed by the daemon at runtime. */
@@ -1541,10 +1539,10 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 		if (ret)
 			return ret;
 	}
-	/* LLC masks hold the CPUs online at load (llc_cpus lists them). */
+	/* LLC masks hold the CPUs online at load. */
 	bpf_for(i, 0, nr_online) {
 		struct mask_ctx *m;
-		u32 cpu = llc_cpus[CPU_IDX(i)], llc = llc_of(cpu);
+		u32 cpu = online_cpus[CPU_IDX(i)], llc = llc_of(cpu);
 
 		m = bpf_map_lookup_elem(&llc_masks, &llc);
 		if (!m)

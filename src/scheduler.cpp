@@ -86,19 +86,9 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 		skel->rodata->cpu_llc[cpu] = topo.llc_of[cpu];
 		skel->rodata->cpu_sibling[cpu] = topo.sibling[cpu];
 	}
-	// Online CPUs grouped by LLC.
 	uint32_t pos = 0;
-	for (int llc = 0; llc < topo.nr_llcs; llc++) {
-		skel->rodata->llc_first[llc] = pos;
-		uint32_t n = 0;
-		for (int cpu : topo.online) {
-			if (topo.llc_of[cpu] != llc)
-				continue;
-			skel->rodata->llc_cpus[pos++] = cpu;
-			n++;
-		}
-		skel->rodata->llc_nr[llc] = n;
-	}
+	for (int cpu : topo.online)
+		skel->rodata->online_cpus[pos++] = cpu;
 	skel->rodata->nr_online = pos;
 	skel->rodata->debug_error_after_ns = cfg.debug_error_after_ns;
 	skel->struct_ops.burst_ops->hotplug_seq = cfg.hotplug_seq;
