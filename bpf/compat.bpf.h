@@ -37,9 +37,6 @@ static __always_inline const struct cpumask *cast_mask(struct bpf_cpumask *m)
 
 /* bpf_for() and bpf_ksym_exists() come from libbpf's bpf_helpers.h. */
 
-/* Compiler barrier: BPF has no fence instruction. */
-#define barrier()	asm volatile("" ::: "memory")
-
 /*
  * scx_bpf_error(fmt, args...): format into the kernel's exit message and
  * abort the scheduler (scx_bpf_error_bstr, 6.12+).
@@ -56,86 +53,224 @@ static __always_inline const struct cpumask *cast_mask(struct bpf_cpumask *m)
 	})
 
 /*
- * Head of a DSQ without removing it.  scx_bpf_dsq_peek() appeared in
- * 6.19; before that, the first element of a DSQ iteration (6.12+).
+ * Kernel-version shims, one per entry of compat_table.h (which names the
+ * kernels and commits).  Each has a compat_form_<ID>() that picks the
+ * form from what the running kernel has (bpf_ksym_exists(), resolved by
+ * libbpf at load) and from compat_skip_new (read-only data): both are
+ * constants to the verifier, so it only walks the chosen form and a
+ * kfunc the kernel lacks is never called.  ops.init records every
+ * choice in compat_form[] for the daemon's load report.
+ *
+ * The extern names carry a ___burst flavour where vmlinux.h (7.2) lacks
+ * the kfunc or declares it with another prototype: libbpf strips the
+ * last ___suffix and binds the kernel function of that name.
  */
-static __always_inline struct task_struct *burst_dsq_peek(u64 dsq_id)
+
+/* Set by the daemon (--debug-compat): bit BURST_COMPAT_<ID> skips that
+ * shim's new form, so kernels that still have the fallback run it. */
+const volatile u64 compat_skip_new;
+/* enum burst_compat_form per shim, written by ops.init. */
+u8 compat_form[BURST_NR_COMPAT];
+
+extern int LINUX_KERNEL_VERSION __kconfig;
+
+static __always_inline bool compat_new_ok(enum burst_compat_id id)
 {
-	struct bpf_iter_scx_dsq it;
-	struct task_struct *p;
+	return !(compat_skip_new & (1ULL << id));
+}
 
-	if (bpf_ksym_exists(scx_bpf_dsq_peek))
-		return scx_bpf_dsq_peek(dsq_id);
+/* 6.19+ returns bool; 6.12 names (dropped in 6.17). */
+extern bool scx_bpf_dsq_insert___v2___burst(struct task_struct *p, u64 dsq_id,
+					    u64 slice, u64 enq_flags) __ksym __weak;
+extern void scx_bpf_dispatch___burst(struct task_struct *p, u64 dsq_id,
+				     u64 slice, u64 enq_flags) __ksym __weak;
+extern void scx_bpf_dispatch_vtime___burst(struct task_struct *p, u64 dsq_id,
+					   u64 slice, u64 vtime,
+					   u64 enq_flags) __ksym __weak;
+extern bool scx_bpf_dsq_move_to_local___v2___burst(u64 dsq_id,
+						   u64 enq_flags) __ksym __weak;
+extern bool scx_bpf_consume___burst(u64 dsq_id) __ksym __weak;
+extern bool scx_bpf_dispatch_from_dsq___burst(struct bpf_iter_scx_dsq *it__iter,
+					      struct task_struct *p, u64 dsq_id,
+					      u64 enq_flags) __ksym __weak;
+extern void scx_bpf_dispatch_from_dsq_set_slice___burst(struct bpf_iter_scx_dsq *it__iter,
+							u64 slice) __ksym __weak;
 
-	if (bpf_iter_scx_dsq_new(&it, dsq_id, 0)) {
-		bpf_iter_scx_dsq_destroy(&it);
-		return NULL;
+static __always_inline u8 compat_form_INSERT(void)
+{
+	if (compat_new_ok(BURST_COMPAT_INSERT) &&
+	    bpf_ksym_exists(scx_bpf_dsq_insert___v2___burst))
+		return BURST_FORM_NEW;
+	if (bpf_ksym_exists(scx_bpf_dsq_insert))
+		return BURST_FORM_OLD;
+	return BURST_FORM_LEGACY;
+}
+
+/* Queue @p on a FIFO DSQ (or a local one). */
+static __always_inline void burst_dsq_insert(struct task_struct *p, u64 dsq_id,
+					     u64 slice, u64 enq_flags)
+{
+	switch (compat_form_INSERT()) {
+	case BURST_FORM_NEW:
+		scx_bpf_dsq_insert___v2___burst(p, dsq_id, slice, enq_flags);
+		break;
+	case BURST_FORM_OLD:
+		scx_bpf_dsq_insert(p, dsq_id, slice, enq_flags);
+		break;
+	default:
+		scx_bpf_dispatch___burst(p, dsq_id, slice, enq_flags);
 	}
-	p = bpf_iter_scx_dsq_next(&it);
-	bpf_iter_scx_dsq_destroy(&it);
-	return p;
 }
 
-/*
- * scx_bpf_now() (6.14) is the rq clock, cheaper than bpf_ktime_get_ns()
- * and consistent within a scheduling event.
- */
-static __always_inline u64 burst_now(void)
+static __always_inline u8 compat_form_INSERT_VTIME(void)
 {
-	if (bpf_ksym_exists(scx_bpf_now))
-		return scx_bpf_now();
-	return bpf_ktime_get_ns();
+	if (compat_new_ok(BURST_COMPAT_INSERT_VTIME) &&
+	    bpf_ksym_exists(__scx_bpf_dsq_insert_vtime))
+		return BURST_FORM_NEW;
+	if (bpf_ksym_exists(scx_bpf_dsq_insert_vtime))
+		return BURST_FORM_OLD;
+	return BURST_FORM_LEGACY;
 }
 
-/*
- * Set the running task's remaining slice.  Kernels with
- * scx_bpf_task_set_slice() (the 7.2 and 7.3 ones tested here) log a
- * deprecation warning for a direct write to p->scx.slice; older ones
- * only have the direct write.
- */
-static __always_inline void burst_set_slice(struct task_struct *p, u64 slice)
+/* Queue @p on an ordered DSQ at @vtime. */
+static __always_inline void burst_dsq_insert_vtime(struct task_struct *p,
+						   u64 dsq_id, u64 slice,
+						   u64 vtime, u64 enq_flags)
 {
-	if (bpf_ksym_exists(scx_bpf_task_set_slice))
-		scx_bpf_task_set_slice(p, slice);
-	else
-		p->scx.slice = slice;
+	struct scx_bpf_dsq_insert_vtime_args args = {
+		.dsq_id = dsq_id, .slice = slice, .vtime = vtime,
+		.enq_flags = enq_flags,
+	};
+
+	switch (compat_form_INSERT_VTIME()) {
+	case BURST_FORM_NEW:
+		__scx_bpf_dsq_insert_vtime(p, &args);
+		break;
+	case BURST_FORM_OLD:
+		scx_bpf_dsq_insert_vtime(p, dsq_id, slice, vtime, enq_flags);
+		break;
+	default:
+		scx_bpf_dispatch_vtime___burst(p, dsq_id, slice, vtime, enq_flags);
+	}
+}
+
+static __always_inline u8 compat_form_MOVE_TO_LOCAL(void)
+{
+	if (compat_new_ok(BURST_COMPAT_MOVE_TO_LOCAL) &&
+	    bpf_ksym_exists(scx_bpf_dsq_move_to_local___v2___burst))
+		return BURST_FORM_NEW;
+	if (bpf_ksym_exists(scx_bpf_dsq_move_to_local))
+		return BURST_FORM_OLD;
+	return BURST_FORM_LEGACY;
+}
+
+/* Run the head of @dsq_id next on this CPU; false if it was empty. */
+static __always_inline bool burst_dsq_move_to_local(u64 dsq_id)
+{
+	switch (compat_form_MOVE_TO_LOCAL()) {
+	case BURST_FORM_NEW:
+		return scx_bpf_dsq_move_to_local___v2___burst(dsq_id, 0);
+	case BURST_FORM_OLD:
+		return scx_bpf_dsq_move_to_local(dsq_id);
+	default:
+		return scx_bpf_consume___burst(dsq_id);
+	}
+}
+
+static __always_inline u8 compat_form_DSQ_MOVE(void)
+{
+	if (compat_new_ok(BURST_COMPAT_DSQ_MOVE) &&
+	    bpf_ksym_exists(scx_bpf_dsq_move))
+		return BURST_FORM_NEW;
+	return BURST_FORM_OLD;
 }
 
 /* The iterator of the innermost bpf_for_each() (libbpf names it ___it). */
 #define BPF_FOR_EACH_ITER	(&___it)
 
-/*
- * Move the task an scx_dsq iteration is at to another DSQ.
- * scx_bpf_dsq_move() since 6.13 (commit 5cbb302880f5, "sched_ext: Rename
- * scx_bpf_dispatch[_vtime]_from_dsq*() -> scx_bpf_dsq_move[_vtime]*()");
- * 6.12 has the same kfunc as scx_bpf_dispatch_from_dsq().
- */
-extern bool scx_bpf_dispatch_from_dsq___compat(struct bpf_iter_scx_dsq *it__iter,
-					       struct task_struct *p, u64 dsq_id,
-					       u64 enq_flags) __ksym __weak;
-
-extern void scx_bpf_dispatch_from_dsq_set_slice___compat(struct bpf_iter_scx_dsq *it__iter,
-							u64 slice) __ksym __weak;
-
-/* The slice the next burst_dsq_move() of @it gives its task (same kernels). */
+/* The slice the next burst_dsq_move() of @it gives its task. */
 static __always_inline void burst_dsq_move_set_slice(struct bpf_iter_scx_dsq *it,
 						     u64 slice)
 {
-	if (bpf_ksym_exists(scx_bpf_dsq_move_set_slice))
+	if (compat_form_DSQ_MOVE() == BURST_FORM_NEW)
 		scx_bpf_dsq_move_set_slice(it, slice);
-	else if (bpf_ksym_exists(scx_bpf_dispatch_from_dsq_set_slice___compat))
-		scx_bpf_dispatch_from_dsq_set_slice___compat(it, slice);
+	else
+		scx_bpf_dispatch_from_dsq_set_slice___burst(it, slice);
 }
 
+/* Move the task an scx_dsq iteration is at to another DSQ. */
 static __always_inline bool burst_dsq_move(struct bpf_iter_scx_dsq *it,
 					   struct task_struct *p, u64 dsq_id,
 					   u64 enq_flags)
 {
-	if (bpf_ksym_exists(scx_bpf_dsq_move))
+	if (compat_form_DSQ_MOVE() == BURST_FORM_NEW)
 		return scx_bpf_dsq_move(it, p, dsq_id, enq_flags);
-	if (bpf_ksym_exists(scx_bpf_dispatch_from_dsq___compat))
-		return scx_bpf_dispatch_from_dsq___compat(it, p, dsq_id, enq_flags);
-	return false;
+	return scx_bpf_dispatch_from_dsq___burst(it, p, dsq_id, enq_flags);
+}
+
+static __always_inline u8 compat_form_PEEK(void)
+{
+	if (compat_new_ok(BURST_COMPAT_PEEK) &&
+	    bpf_ksym_exists(scx_bpf_dsq_peek) &&
+	    LINUX_KERNEL_VERSION >= KERNEL_VERSION(7, 1, 0))
+		return BURST_FORM_NEW;
+	return BURST_FORM_OLD;
+}
+
+/* Head of a DSQ without removing it: the lock-less peek, or the first
+ * element of an iteration. */
+static __always_inline struct task_struct *burst_dsq_peek(u64 dsq_id)
+{
+	struct bpf_iter_scx_dsq it;
+	struct task_struct *p = NULL;
+
+	if (compat_form_PEEK() == BURST_FORM_NEW)
+		return scx_bpf_dsq_peek(dsq_id);
+	if (!bpf_iter_scx_dsq_new(&it, dsq_id, 0))
+		p = bpf_iter_scx_dsq_next(&it);
+	bpf_iter_scx_dsq_destroy(&it);
+	return p;
+}
+
+static __always_inline u8 compat_form_NOW(void)
+{
+	if (compat_new_ok(BURST_COMPAT_NOW) && bpf_ksym_exists(scx_bpf_now))
+		return BURST_FORM_NEW;
+	return BURST_FORM_OLD;
+}
+
+/* The rq clock: cheaper than bpf_ktime_get_ns() and consistent within a
+ * scheduling event. */
+static __always_inline u64 burst_now(void)
+{
+	if (compat_form_NOW() == BURST_FORM_NEW)
+		return scx_bpf_now();
+	return bpf_ktime_get_ns();
+}
+
+static __always_inline u8 compat_form_SET_SLICE(void)
+{
+	if (compat_new_ok(BURST_COMPAT_SET_SLICE) &&
+	    bpf_ksym_exists(scx_bpf_task_set_slice))
+		return BURST_FORM_NEW;
+	return BURST_FORM_OLD;
+}
+
+/* Set the running task's remaining slice. */
+static __always_inline void burst_set_slice(struct task_struct *p, u64 slice)
+{
+	if (compat_form_SET_SLICE() == BURST_FORM_NEW)
+		scx_bpf_task_set_slice(p, slice);
+	else
+		p->scx.slice = slice;
+}
+
+/* For ops.init: record the form of every shim. */
+static __always_inline void compat_record_forms(void)
+{
+#define BURST_COMPAT(id, ...) compat_form[BURST_COMPAT_##id] = compat_form_##id();
+#include <scx_burst/compat_table.h>
+#undef BURST_COMPAT
 }
 
 #endif /* SCX_BURST_COMPAT_BPF_H */

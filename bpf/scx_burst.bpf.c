@@ -283,6 +283,9 @@ static __always_inline struct burst_stats *stats_here(void)
 
 static __always_inline void stat_add(struct burst_stats *st, u32 idx, u64 v)
 {
+	/* Keep the bound check: clang may prove it redundant where the
+	 * verifier cannot (an index that went through the stack). */
+	barrier_var(idx);
 	if (st && idx < BURST_NR_STATS)
 		st->cnt[idx] += v;
 }
@@ -859,7 +862,7 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
 	tctx->flags = task_flags(p);
 	tctx->queued_at = now;
 	task_key(p, tctx, active_policy(), now, &slice);
-	scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
+	burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
 	stat_inc(BURST_STAT_idle_pick);
 	stat_inc(BURST_STAT_direct);
 	return cpu;
@@ -878,7 +881,7 @@ static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 		s32 core = scx_bpf_pick_idle_cpu(core_cpus(p), SCX_PICK_IDLE_CORE);
 
 		if (core >= 0) {
-			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | core, slice,
+			burst_dsq_insert(p, SCX_DSQ_LOCAL_ON | core, slice,
 					   enq_flags);
 			scx_bpf_kick_cpu(core, SCX_KICK_IDLE);
 			stat_add(st, BURST_STAT_core_move, 1);
@@ -886,7 +889,7 @@ static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 		}
 	}
 	if (in_primary(cpu) || overflow || !wants_domain(p)) {
-		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+		burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
 		stat_add(st, BURST_STAT_direct, 1);
 		return true;
 	}
@@ -905,7 +908,7 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 	stat_add(st, BURST_STAT_enqueue, 1);
 
 	if (is_percpu_kthread(p)) {
-		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, tunables.slice_ns,
+		burst_dsq_insert(p, SCX_DSQ_LOCAL, tunables.slice_ns,
 				   enq_flags);
 		stat_add(st, BURST_STAT_direct, 1);
 		return;
@@ -926,7 +929,7 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 
 	/* Pinned tasks: their CPU's pinned queue, only that CPU serves it. */
 	if (tctx->flags & BURST_TASK_PINNED) {
-		scx_bpf_dsq_insert_vtime(p, pin_dsq(policy, cpu), slice, key,
+		burst_dsq_insert_vtime(p, pin_dsq(policy, cpu), slice, key,
 					 enq_flags);
 		if (enq_flags & SCX_ENQ_WAKEUP)
 			try_preempt(p, tctx, policy, key, cpu);
@@ -940,7 +943,7 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 	 * (and stolen by the other LLCs' ones); wake an idle CPU of theirs.
 	 */
 	if (!wants_domain(p)) {
-		scx_bpf_dsq_insert_vtime(p, outside_dsq(policy, llc_of(cpu)),
+		burst_dsq_insert_vtime(p, outside_dsq(policy, llc_of(cpu)),
 					 slice, key, enq_flags);
 		idle = pick_idle_in(cpu, p->cpus_ptr, scratch());
 		if (idle >= 0) {
@@ -952,7 +955,7 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 
-	scx_bpf_dsq_insert_vtime(p, llc_dsq(policy, queue_llc(p, cpu)), slice,
+	burst_dsq_insert_vtime(p, llc_dsq(policy, queue_llc(p, cpu)), slice,
 				 key, enq_flags);
 
 	/* An idle CPU that may run it pulls it; otherwise maybe preempt. */
@@ -1019,9 +1022,9 @@ static bool rescue_overdue(s32 cpu, u64 now)
 /* Leftovers of the policy that was active before a switch go first. */
 static bool drain_old_policy(s32 cpu, u32 llc, u32 old)
 {
-	if (scx_bpf_dsq_move_to_local(pin_dsq(old, cpu)) ||
-	    scx_bpf_dsq_move_to_local(llc_dsq(old, llc)) ||
-	    scx_bpf_dsq_move_to_local(outside_dsq(old, llc))) {
+	if (burst_dsq_move_to_local(pin_dsq(old, cpu)) ||
+	    burst_dsq_move_to_local(llc_dsq(old, llc)) ||
+	    burst_dsq_move_to_local(outside_dsq(old, llc))) {
 		stat_inc(BURST_STAT_dispatch_drain);
 		return true;
 	}
@@ -1142,14 +1145,14 @@ void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 
 	pk = best_head(cpu, policy, llc);
 	if (pk.found && (!ptctx || time_before(pk.key, prev_key))) {
-		if (scx_bpf_dsq_move_to_local(pk.dsq)) {
+		if (burst_dsq_move_to_local(pk.dsq)) {
 			stat_inc(pk.stat);
 			return;
 		}
 		/* Lost a race for the peeked head: the local queues, if any. */
-		if (scx_bpf_dsq_move_to_local(pin_dsq(policy, cpu)) ||
+		if (burst_dsq_move_to_local(pin_dsq(policy, cpu)) ||
 		    ((in_primary(cpu) || overflow) &&
-		     scx_bpf_dsq_move_to_local(llc_dsq(policy, llc)))) {
+		     burst_dsq_move_to_local(llc_dsq(policy, llc)))) {
 			stat_inc(BURST_STAT_dispatch_local);
 			return;
 		}
@@ -1553,6 +1556,7 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 		bpf_rcu_read_unlock();
 	}
 
+	compat_record_forms();
 	init_at = burst_now();
 	return start_age_timer();
 }
@@ -1569,9 +1573,13 @@ void BPF_STRUCT_OPS(burst_exit, struct scx_exit_info *ei)
 						   ei->dump);
 		exit_info.dump_len = n > 0 ? n : 0;
 	}
-	/* Written last: the daemon polls it and then reads the rest. */
-	barrier();
-	exit_info.kind = ei->kind;
+	/*
+	 * Published last, by an atomic compare-and-exchange (a full barrier
+	 * in the BPF memory model, as the kernel's UEI_RECORD does it): the
+	 * daemon's acquire load of a non-zero kind then sees everything
+	 * above.  Only the first exit record counts.
+	 */
+	__sync_val_compare_and_swap(&exit_info.kind, 0, ei->kind);
 }
 
 SEC(".struct_ops.link")

@@ -34,6 +34,11 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		       "loading, to test the error exit")
 		->check(CLI::Range(0.001, 3600.0))
 		->group("Debug");
+	app.add_option("--debug-compat", o.debug_compat,
+		       "debug: use the older form of these kernel interfaces where the "
+		       "kernel still has it (all, or a comma-separated list of "
+		       "dsq-insert, dsq-peek, ...; docs/kernels.md)")
+		->group("Debug");
 
 	CLI::App *sub = app.add_subcommand(
 		"ctl", "talk to a running daemon: get | set key=value... | stats | "

@@ -194,17 +194,28 @@ Outcome watch(const Options &opts, Scheduler &sched, const Topology &topo,
 	}
 }
 
+// Which form of each changed kernel interface the BPF side runs; a
+// choice other than the load check's is a bug in one of them.
+void log_compat(const Scheduler &sched, uint64_t skip_new)
+{
+	CompatForms got = sched.compat_forms();
+	spdlog::info("kernel interfaces: {}", compat_report(got, skip_new));
+	if (got != sched.expected_compat_forms())
+		spdlog::warn("kernel interfaces: the load check expected {}",
+			     compat_report(sched.expected_compat_forms(), skip_new));
+}
+
 void log_exit(const ExitInfo &ei, bool error)
 {
 	std::string what = ei.reason.empty() ? "(no reason given)" : ei.reason;
 	if (!ei.msg.empty() && ei.msg != ei.reason)
 		what += ": " + ei.msg;
 	if (error)
-		spdlog::error("the kernel disabled scx_burst: {} (exit kind {}, code {:#x})",
-			      what, ei.kind, ei.exit_code);
+		spdlog::error("the kernel disabled scx_burst: {} ({}: exit kind {}, code {:#x})",
+			      what, ei.kind_name(), ei.kind, ei.exit_code);
 	else
-		spdlog::info("scheduler disabled, kernel says: {} (exit kind {})",
-			     what, ei.kind);
+		spdlog::info("scheduler disabled, kernel says: {} ({}: exit kind {})",
+			     what, ei.kind_name(), ei.kind);
 	if (error && !ei.dump.empty())
 		std::cerr << "scx_burst: kernel debug dump:\n" << ei.dump << std::endl;
 }
@@ -229,6 +240,17 @@ int run_daemon(const Options &opts)
 		return 1;
 	}
 
+	auto kernel = KernelSymbols::running();
+	if (!kernel) {
+		spdlog::error("{}", kernel.error().msg);
+		return 1;
+	}
+	auto skip_new = parse_debug_compat(opts.debug_compat, *kernel);
+	if (!skip_new) {
+		spdlog::error("{}", skip_new.error().msg);
+		return 1;
+	}
+
 	SignalFd sig;
 	uint64_t switches = 0;
 	if (sig.fd() < 0) {
@@ -240,6 +262,8 @@ int run_daemon(const Options &opts)
 	cfg.tunables = opts.tunables;
 	cfg.exit_dump_len = opts.exit_dump_len;
 	cfg.debug_error_after_ns = (uint64_t)(opts.debug_error_after_s * 1e9);
+	cfg.kernel = &*kernel;
+	cfg.compat_skip_new = *skip_new;
 	// What the user asked for (option, then `ctl set`), applied again at
 	// every reload to the CPUs online then.
 	std::string domain_spec = opts.primary_domain;
@@ -286,6 +310,8 @@ int run_daemon(const Options &opts)
 			     dom->cpus.empty() ? "all" : format_cpulist(dom->cpus) + " (" +
 							 format_hex_mask(dom->cpus) + ")",
 			     opts.ctl_socket);
+
+		log_compat(*sched, cfg.compat_skip_new);
 
 		Outcome out = watch(opts, *sched, *topo, sig, *ctl, switches, domain_spec);
 		// Keep the settings changed at runtime across a restart.

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <spdlog/spdlog.h>
 
@@ -26,10 +27,32 @@ constexpr int64_t kScxEcodeActRestart = 1LL << 48;
 static_assert(sizeof(burst_bpf::burst_bpf__data::tunables) == sizeof(burst_tunables));
 static_assert(sizeof(burst_bpf::burst_bpf__bss::exit_dump) == BURST_EXIT_DUMP_MAX);
 static_assert(sizeof(burst_bpf::burst_bpf__bss::domain_req) == sizeof(burst_domain_req));
+static_assert(sizeof(burst_bpf::burst_bpf__bss::compat_form) == sizeof(CompatForms));
 
 std::string errstr(int err)
 {
 	return std::strerror(err < 0 ? -err : err);
+}
+
+// The kfuncs @obj calls: the functions of its .ksyms section, by the
+// kernel name libbpf binds them to.
+std::vector<std::string> object_kfuncs(const struct bpf_object *obj)
+{
+	std::vector<std::string> out;
+	const struct btf *btf = bpf_object__btf(obj);
+	if (!btf)
+		return out;
+	int id = btf__find_by_name_kind(btf, ".ksyms", BTF_KIND_DATASEC);
+	if (id < 0)
+		return out;
+	const struct btf_type *sec = btf__type_by_id(btf, id);
+	const struct btf_var_secinfo *v = btf_var_secinfos(sec);
+	for (int i = 0; i < btf_vlen(sec); i++, v++) {
+		const struct btf_type *t = btf__type_by_id(btf, v->type);
+		if (t && btf_is_func(t))
+			out.push_back(strip_flavour(btf__name_by_offset(btf, t->name_off)));
+	}
+	return out;
 }
 
 }  // namespace
@@ -42,6 +65,35 @@ bool ExitInfo::should_restart() const
 bool ExitInfo::is_error() const
 {
 	return kind >= kScxExitError;
+}
+
+std::string ExitInfo::kind_name() const
+{
+	// enum scx_exit_kind (kernel/sched/ext_internal.h), values fixed since 6.12
+	switch (kind) {
+	case 0:
+		return "still running";
+	case 1:
+		return "done";
+	case 64:
+		return "unregistered";
+	case 65:
+		return "unregistered by the BPF program";
+	case 66:
+		return "unregistered by the kernel";
+	case 67:
+		return "SysRq-S";
+	case 68:
+		return "parent scheduler left";
+	case 1024:
+		return "error";
+	case 1025:
+		return "BPF error";
+	case 1026:
+		return "watchdog stall";
+	default:
+		return kind >= kScxExitError ? "error" : "unregistered";
+	}
 }
 
 void Scheduler::SkelDeleter::operator()(struct ::burst_bpf *skel) const
@@ -91,6 +143,15 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 		skel->rodata->online_cpus[pos++] = cpu;
 	skel->rodata->nr_online = pos;
 	skel->rodata->debug_error_after_ns = cfg.debug_error_after_ns;
+	skel->rodata->compat_skip_new = cfg.compat_skip_new;
+	if (cfg.kernel) {
+		auto forms = expected_forms(*cfg.kernel, cfg.compat_skip_new);
+		if (!forms)
+			return fail(forms.error().msg);
+		s.expected_forms_ = *forms;
+		if (auto r = check_required_kfuncs(object_kfuncs(skel->obj), *cfg.kernel); !r)
+			return fail(r.error().msg);
+	}
 	skel->struct_ops.burst_ops->hotplug_seq = cfg.hotplug_seq;
 
 	std::memcpy(&skel->data->tunables, &cfg.tunables, sizeof(cfg.tunables));
@@ -222,6 +283,13 @@ int Scheduler::task_ctx_map_fd() const
 bool Scheduler::exited() const
 {
 	return __atomic_load_n(&skel_->bss->exit_info.kind, __ATOMIC_ACQUIRE) != 0;
+}
+
+CompatForms Scheduler::compat_forms() const
+{
+	CompatForms f;
+	std::memcpy(f.data(), (const void *)skel_->bss->compat_form, f.size());
+	return f;
 }
 
 ExitInfo Scheduler::exit_info() const

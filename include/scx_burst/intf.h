@@ -167,6 +167,27 @@ struct burst_stats {
 	u64 epoch;
 };
 
+/*
+ * Kernel interfaces with more than one form (compat_table.h): the BPF
+ * side records the form each shim uses in compat_form[]; the daemon sets
+ * bit BURST_COMPAT_<id> of compat_skip_new to force the fallback.
+ */
+enum burst_compat_id {
+#define BURST_COMPAT(id, ...) BURST_COMPAT_##id,
+#include "compat_table.h"
+#undef BURST_COMPAT
+	BURST_NR_COMPAT,
+};
+
+enum burst_compat_form {
+	BURST_FORM_NONE		= 0,	/* not chosen yet (before ops.init) */
+	BURST_FORM_NEW		= 1,
+	BURST_FORM_OLD		= 2,
+	BURST_FORM_LEGACY	= 3,	/* the 6.12 name */
+};
+
+BURST_STATIC_ASSERT(BURST_NR_COMPAT <= 64, "compat_skip_new has 64 bits");
+
 BURST_STATIC_ASSERT(sizeof(struct burst_tunables) == 8 * BURST_NR_TUNABLES,
 		    "burst_tunables: one u64 per table entry");
 BURST_STATIC_ASSERT(sizeof(struct burst_domain_req) == 8 * BURST_CPUMASK_WORDS + 8,

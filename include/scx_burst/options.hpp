@@ -23,6 +23,7 @@ struct Options {
 	std::string primary_domain = "all";	// mask, CPU list or keyword
 	double monitor_s = 0;		// >0: only watch a running daemon
 	double debug_error_after_s = 0;	// >0: BPF raises an error this late (tests)
+	std::string debug_compat;	// compat shims forced to their fallback
 };
 
 // `scx_burst ctl ...`: a request to a running daemon.

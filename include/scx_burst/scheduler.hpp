@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "intf.h"
+#include "kernel_check.hpp"
 #include "stats.hpp"
 #include "topology.hpp"
 
@@ -23,6 +24,10 @@ struct LoadConfig {
 	// kernel refuse it with a restart request.  0: not checked.
 	uint64_t hotplug_seq = 0;
 	uint64_t debug_error_after_ns = 0;	// --debug-error-after
+	// The running kernel's kfuncs: checked against what the BPF object
+	// calls before loading.  nullptr: not checked.
+	const KernelSymbols *kernel = nullptr;
+	uint64_t compat_skip_new = 0;		// --debug-compat
 };
 
 // What the kernel said when it disabled the scheduler.
@@ -35,6 +40,8 @@ struct ExitInfo {
 
 	bool should_restart() const;	// SCX_ECODE_ACT_RESTART
 	bool is_error() const;		// kind >= SCX_EXIT_ERROR
+	// enum scx_exit_kind in words: "BPF error", "watchdog stall", ...
+	std::string kind_name() const;
 };
 
 class Scheduler {
@@ -66,6 +73,11 @@ public:
 	bool exited() const;
 	ExitInfo exit_info() const;
 
+	// The form of each compat shim: what the BPF side chose (valid once
+	// attached) and what the load check expected from the kernel's BTF.
+	CompatForms compat_forms() const;
+	const CompatForms &expected_compat_forms() const { return expected_forms_; }
+
 	Scheduler(Scheduler &&) noexcept;
 	Scheduler &operator=(Scheduler &&) noexcept;
 	~Scheduler();
@@ -85,6 +97,7 @@ private:
 	std::vector<int> cpus_;
 	std::vector<int> domain_;
 	int nr_possible_ = 0;
+	CompatForms expected_forms_{};
 };
 
 }  // namespace scx_burst

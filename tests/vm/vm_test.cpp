@@ -119,6 +119,18 @@ bool contains(const std::string &hay, const std::string &needle)
 	return hay.find(needle) != std::string::npos;
 }
 
+// The report of the forms the BPF side chose (daemon log "kernel
+// interfaces: ..."); "" if there is none.
+std::string compat_line(const VmRun &r, const std::string &tag)
+{
+	for (const auto &l : r.all(tag)) {
+		auto at = l.find("kernel interfaces: ");
+		if (at != std::string::npos)
+			return l.substr(at + 19);
+	}
+	return "";
+}
+
 std::vector<json> json_lines(const std::vector<std::string> &lines)
 {
 	std::vector<json> out;
@@ -177,6 +189,15 @@ TEST_P(Vm, Foundation)
 	// Enabled, and a second instance refuses.
 	EXPECT_EQ(r.one("ENABLED"), "yes") << r.joined("RUN_ERR");
 	EXPECT_EQ(r.one("OPS"), "burst");
+	// The newest form of every changed kernel interface (docs/kernels.md):
+	// the ___v2 flavours bind, the 7.1 gate of the peek lets it through.
+	EXPECT_EQ(compat_line(r, "RUN_ERR"),
+		  "dsq-insert=scx_bpf_dsq_insert___v2 "
+		  "dsq-insert-vtime=__scx_bpf_dsq_insert_vtime "
+		  "dsq-move-to-local=scx_bpf_dsq_move_to_local___v2 dsq-move=scx_bpf_dsq_move "
+		  "dsq-peek=scx_bpf_dsq_peek now=scx_bpf_now "
+		  "task-set-slice=scx_bpf_task_set_slice")
+		<< r.joined("RUN_ERR");
 	EXPECT_NE(r.one("SECOND_RC"), "0");
 	EXPECT_EQ(r.all("SECOND_ERR").size(), 1u) << r.joined("SECOND_ERR");
 	EXPECT_TRUE(contains(r.joined("SECOND_ERR"), "another scx_burst daemon is already running"))
@@ -916,6 +937,74 @@ double spread(const std::vector<double> &ns)
 	return lo > 0 ? max_of(ns) / lo : std::numeric_limits<double>::infinity();
 }
 
+// 12 equal loops: equal CPU time, both LLCs equally busy.
+void expect_equal_window(const VmRun &r, const std::string &pfx,
+			 const std::vector<std::vector<int>> &llcs, Summary &sum,
+			 const std::string &pol)
+{
+	if (auto w = window_of(r, pfx)) {
+		auto t = w->group("equal");
+		EXPECT_EQ(t.size(), 12u);
+		EXPECT_GT(min_of(t), 0) << "a loop did not run: " << seconds_list(t);
+		double sp = spread(t);
+		EXPECT_LE(sp, kMaxSpread) << "CPU seconds per loop (and the CPU it was last on): "
+					  << loops_on_cpus(*w);
+		double l0 = w->share(llcs[0]), l1 = w->share(llcs[1]);
+		for (double l : {l0, l1}) {
+			EXPECT_GE(l, kLlcShareMin) << "LLC busy shares " << l0 << " / " << l1
+						   << "\n" << w->raw;
+			EXPECT_LE(l, kLlcShareMax) << "LLC busy shares " << l0 << " / " << l1
+						   << "\n" << w->raw;
+		}
+		expect_no_ejection(r, *w);
+		std::string mw = expect_max_wait(r, *w);
+		sum.add(pol + " equal secs=" + fixed(w->secs, 1) + " spread=" + fixed(sp) +
+			" min_s=" + fixed(min_of(t) / 1e9, 1) + " max_s=" +
+			fixed(max_of(t) / 1e9, 1) + " llc0=" + fixed(l0) + " llc1=" +
+			fixed(l1) + " llc0_run=" + fixed(w->run_share(llcs[0])) +
+			" maxwait_us=" + mw + " loops_s=" + seconds_list(t));
+	}
+}
+
+// 24 nice 0, 4 nice 19, 8 SCHED_IDLE: all progress, SCHED_IDLE never
+// above nice 0, nice 0 equal among themselves.
+void expect_nice_window(const VmRun &r, const std::string &pfx,
+			const std::vector<std::vector<int>> &llcs, Summary &sum,
+			const std::string &pol)
+{
+	if (auto w = window_of(r, pfx)) {
+		auto n0 = w->group("nice0"), n19 = w->group("nice19"), idle = w->group("idle");
+		EXPECT_EQ(n0.size(), 24u);
+		EXPECT_EQ(n19.size(), 4u);
+		EXPECT_EQ(idle.size(), 8u);
+		for (const auto &s : w->sched_of("nice0"))
+			EXPECT_EQ(s, "0/0") << "nice/policy of a nice-0 loop";
+		for (const auto &s : w->sched_of("nice19"))
+			EXPECT_EQ(s, "19/0") << "nice/policy of a nice-19 loop";
+		for (const auto &s : w->sched_of("idle"))
+			EXPECT_EQ(s, "0/5") << "nice/policy of a SCHED_IDLE loop";
+		EXPECT_GT(min_of(n0), 0) << "a nice-0 loop did not run: " << seconds_list(n0);
+		EXPECT_GT(min_of(n19), 0) << "a nice-19 loop did not run: " << seconds_list(n19);
+		EXPECT_GT(min_of(idle), 0) << "a SCHED_IDLE loop did not run: "
+					   << seconds_list(idle);
+		EXPECT_LE(max_of(idle), min_of(n0))
+			<< "a SCHED_IDLE loop got more CPU than a nice-0 one: idle "
+			<< seconds_list(idle) << "; nice 0 " << seconds_list(n0);
+		double sp = spread(n0);
+		EXPECT_LE(sp, kMaxSpread) << "nice-0 CPU seconds: " << seconds_list(n0)
+					  << "\nall loops (24 nice 0, 4 nice 19, 8 idle) and the "
+					     "CPU each was last on: " << loops_on_cpus(*w);
+		expect_no_ejection(r, *w);
+		std::string mw = expect_max_wait(r, *w);
+		sum.add(pol + " nice secs=" + fixed(w->secs, 1) + " spread0=" + fixed(sp) +
+			" nice0_min_s=" + fixed(min_of(n0) / 1e9, 1) + " nice0_max_s=" +
+			fixed(max_of(n0) / 1e9, 1) + " nice19_s=" + seconds_list(n19) +
+			" idle_max_s=" + fixed(max_of(idle) / 1e9, 2) + " idle_min_s=" +
+			fixed(min_of(idle) / 1e9, 2) + " llc0=" + fixed(w->share(llcs[0])) +
+			" maxwait_us=" + mw);
+	}
+}
+
 TEST_P(Vm, ShapesBalance)
 {
 	VmRun r = boot(GetParam(), "shapes-balance", kShapeCpus, kShapeTimeoutS, false, kShape);
@@ -932,66 +1021,58 @@ TEST_P(Vm, ShapesBalance)
 		EXPECT_EQ(r.one(P + "_ENABLED"), "yes") << r.joined(P + "_ERR");
 		expect_startup(r, P + "_ERR");
 
-		// 12 equal loops: equal CPU time, both LLCs equally busy.
-		if (auto w = window_of(r, P + "_EQUAL")) {
-			auto t = w->group("equal");
-			EXPECT_EQ(t.size(), 12u);
-			EXPECT_GT(min_of(t), 0) << "a loop did not run: " << seconds_list(t);
-			double sp = spread(t);
-			EXPECT_LE(sp, kMaxSpread) << "CPU seconds per loop (and the CPU it was last on): "
-						  << loops_on_cpus(*w);
-			double l0 = w->share(llcs[0]), l1 = w->share(llcs[1]);
-			for (double l : {l0, l1}) {
-				EXPECT_GE(l, kLlcShareMin) << "LLC busy shares " << l0 << " / " << l1
-							   << "\n" << w->raw;
-				EXPECT_LE(l, kLlcShareMax) << "LLC busy shares " << l0 << " / " << l1
-							   << "\n" << w->raw;
-			}
-			expect_no_ejection(r, *w);
-			std::string mw = expect_max_wait(r, *w);
-			sum.add(pol + " equal secs=" + fixed(w->secs, 1) + " spread=" + fixed(sp) +
-				" min_s=" + fixed(min_of(t) / 1e9, 1) + " max_s=" +
-				fixed(max_of(t) / 1e9, 1) + " llc0=" + fixed(l0) + " llc1=" +
-				fixed(l1) + " llc0_run=" + fixed(w->run_share(llcs[0])) +
-				" maxwait_us=" + mw + " loops_s=" + seconds_list(t));
-		}
-
-		// 24 nice 0, 4 nice 19, 8 SCHED_IDLE: all progress, SCHED_IDLE
-		// never above nice 0, nice 0 equal among themselves.
-		if (auto w = window_of(r, P + "_NICE")) {
-			auto n0 = w->group("nice0"), n19 = w->group("nice19"), idle = w->group("idle");
-			EXPECT_EQ(n0.size(), 24u);
-			EXPECT_EQ(n19.size(), 4u);
-			EXPECT_EQ(idle.size(), 8u);
-			for (const auto &s : w->sched_of("nice0"))
-				EXPECT_EQ(s, "0/0") << "nice/policy of a nice-0 loop";
-			for (const auto &s : w->sched_of("nice19"))
-				EXPECT_EQ(s, "19/0") << "nice/policy of a nice-19 loop";
-			for (const auto &s : w->sched_of("idle"))
-				EXPECT_EQ(s, "0/5") << "nice/policy of a SCHED_IDLE loop";
-			EXPECT_GT(min_of(n0), 0) << "a nice-0 loop did not run: " << seconds_list(n0);
-			EXPECT_GT(min_of(n19), 0) << "a nice-19 loop did not run: " << seconds_list(n19);
-			EXPECT_GT(min_of(idle), 0) << "a SCHED_IDLE loop did not run: "
-						   << seconds_list(idle);
-			EXPECT_LE(max_of(idle), min_of(n0))
-				<< "a SCHED_IDLE loop got more CPU than a nice-0 one: idle "
-				<< seconds_list(idle) << "; nice 0 " << seconds_list(n0);
-			double sp = spread(n0);
-			EXPECT_LE(sp, kMaxSpread) << "nice-0 CPU seconds: " << seconds_list(n0)
-						  << "\nall loops (24 nice 0, 4 nice 19, 8 idle) and the "
-						     "CPU each was last on: " << loops_on_cpus(*w);
-			expect_no_ejection(r, *w);
-			std::string mw = expect_max_wait(r, *w);
-			sum.add(pol + " nice secs=" + fixed(w->secs, 1) + " spread0=" + fixed(sp) +
-				" nice0_min_s=" + fixed(min_of(n0) / 1e9, 1) + " nice0_max_s=" +
-				fixed(max_of(n0) / 1e9, 1) + " nice19_s=" + seconds_list(n19) +
-				" idle_max_s=" + fixed(max_of(idle) / 1e9, 2) + " idle_min_s=" +
-				fixed(min_of(idle) / 1e9, 2) + " llc0=" + fixed(w->share(llcs[0])) +
-				" maxwait_us=" + mw);
-		}
+		expect_equal_window(r, P + "_EQUAL", llcs, sum, pol);
+		expect_nice_window(r, P + "_NICE", llcs, sum, pol);
 		EXPECT_EQ(r.one(P + "_STATE_END"), "enabled");
 		EXPECT_EQ(r.one(P + "_RC"), "0") << r.joined(P + "_ERR");
 	}
+}
+
+// Every compat shim forced to the older form the kernel still has
+// (--debug-compat all, docs/kernels.md): the same fairness as with the new
+// forms, under both policies; forcing a form the kernel lacks is refused
+// before anything loads.
+TEST_P(Vm, Compat)
+{
+	VmRun r = boot(GetParam(), "compat", kShapeCpus, kShapeTimeoutS, false, kShape);
+	Summary sum(std::string(VM_DIR) + "/" + GetParam() + "-compat.summary");
+	ASSERT_EQ(r.rc, 0) << r.tail(60);
+	std::string llc_text;
+	auto llcs = expect_shape(r, &llc_text);
+	ASSERT_EQ(llcs.size(), 2u);
+
+	// 7.2 and 7.3 no longer have scx_bpf_dispatch_from_dsq (6.12-6.16).
+	EXPECT_EQ(r.one("FAIL_MISSING_RC"), "1");
+	auto miss = r.all("FAIL_MISSING_ERR");
+	ASSERT_EQ(miss.size(), 1u) << r.joined("FAIL_MISSING_ERR");
+	EXPECT_TRUE(contains(miss[0], "lacks scx_bpf_dispatch_from_dsq") &&
+		    contains(miss[0], "6.12-6.16"))
+		<< miss[0];
+	EXPECT_EQ(r.one("FAIL_UNKNOWN_RC"), "1");
+	auto unk = r.all("FAIL_UNKNOWN_ERR");
+	ASSERT_EQ(unk.size(), 1u) << r.joined("FAIL_UNKNOWN_ERR");
+	EXPECT_TRUE(contains(unk[0], "unknown interface 'nosuch'")) << unk[0];
+	auto seq = words(r.one("FAIL_SEQ"));	// before after state
+	ASSERT_EQ(seq.size(), 3u);
+	EXPECT_EQ(seq[0], seq[1]) << "a refused start enabled a scheduler";
+	EXPECT_EQ(seq[2], "disabled");
+
+	EXPECT_EQ(r.one("ENABLED"), "yes") << r.joined("ERR");
+	std::string forms = compat_line(r, "ERR");
+	EXPECT_EQ(forms, "dsq-insert=scx_bpf_dsq_insert(forced) "
+			 "dsq-insert-vtime=scx_bpf_dsq_insert_vtime(forced) "
+			 "dsq-move-to-local=scx_bpf_dsq_move_to_local(forced) "
+			 "dsq-move=scx_bpf_dsq_move dsq-peek=bpf_iter_scx_dsq_new(forced) "
+			 "now=fallback(forced) task-set-slice=fallback(forced)")
+		<< r.joined("ERR");
+	EXPECT_FALSE(contains(r.joined("ERR"), "load check expected")) << r.joined("ERR");
+	sum.add(GetParam() + " forms " + forms);
+
+	expect_equal_window(r, "EQUAL", llcs, sum, "compat burst");
+	EXPECT_EQ(r.one("SET_RC"), "0");
+	expect_nice_window(r, "NICE", llcs, sum, "compat deadline");
+	EXPECT_EQ(r.one("STATE_END"), "enabled");
+	EXPECT_EQ(r.one("RC"), "0") << r.joined("ERR");
 }
 
 std::string hex_mask(const std::vector<int> &cpus)

@@ -1,0 +1,55 @@
+# Kernel-interface fallbacks (docs/kernels.md), on the 2x2x2 shape of the
+# shape scenarios.  scx_burst runs with every compat shim forced to the
+# older form this kernel still has (--debug-compat all):
+#   FAIL_*   forcing a form the kernel lacks, or an unknown name, is
+#            refused before anything is loaded
+#   EQUAL    12 equal busy loops under the burst policy: equal CPU time
+#   NICE     after `ctl set policy=deadline` (the old policy's queues are
+#            drained): 24 nice-0, 4 nice-19 and 8 SCHED_IDLE loops
+# Each window is compat_window seconds (default 20) after 2 s of warm-up.
+# The host (vm_test.cpp, Vm.Compat) asserts on the tags.
+. /scenarios/lib.sh
+trap kill_hogs EXIT
+secs=${compat_window:-20}
+shape_tags
+
+seq0=$(enable_seq)
+scx_burst --debug-compat dsq-move --stats 0 > /tmp/f1.out 2> /tmp/f1.err
+tag FAIL_MISSING_RC $?
+send_file FAIL_MISSING_ERR /tmp/f1.err
+scx_burst --debug-compat nosuch --stats 0 > /tmp/f2.out 2> /tmp/f2.err
+tag FAIL_UNKNOWN_RC $?
+send_file FAIL_UNKNOWN_ERR /tmp/f2.err
+tag FAIL_SEQ $seq0 $(enable_seq) $(state)
+
+out=/tmp/compat.out err=/tmp/compat.err
+scx_burst --debug-compat all --stats 1 --json > $out 2> $err &
+d=$!
+if wait_state enabled 60; then tag ENABLED yes; else tag ENABLED no; fi
+
+i=0
+while [ $i -lt 12 ]; do hog; i=$((i + 1)); done
+sleep 2
+window EQUAL $out $secs equal:12
+kill_hogs
+sleep 1
+
+scx_burst ctl set policy=deadline > /tmp/set.out 2>&1
+tag SET_RC $?
+i=0
+while [ $i -lt 24 ]; do hog; i=$((i + 1)); done
+i=0
+while [ $i -lt 4 ]; do hog nice -n 19; i=$((i + 1)); done
+i=0
+while [ $i -lt 8 ]; do hog chrt -i 0; i=$((i + 1)); done
+sleep 2
+window NICE $out $secs nice0:24 nice19:4 idle:8
+kill_hogs
+sleep 1
+
+tag STATE_END $(state)
+kill -INT $d
+wait $d
+tag RC $?
+send_file ERR $err
+exit 0
