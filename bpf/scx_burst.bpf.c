@@ -428,26 +428,31 @@ static void restart_burst(struct burst_task_ctx *tctx)
 	tctx->score = current_score(tctx);
 }
 
+/* A fresh deadline for @p: one rr_interval scaled by nice from @now (far
+ * behind every normal one for SCHED_IDLE). */
+static u64 fresh_deadline(struct task_struct *p, struct burst_task_ctx *tctx,
+			  u64 now, u64 rr)
+{
+	if (tctx->flags & BURST_TASK_IDLE_CLASS)
+		return burst_idle_class_deadline(now, task_nice_idx(p), rr);
+	return burst_deadline(now, task_nice_idx(p), rr);
+}
+
 /*
  * Queue key and slice of @p under @policy.  Deadline policy: renew the
- * deadline when the slice is used up (BFS), else keep deadline and the
- * remaining slice.  Burst policy: vtime, floored for sleepers.
+ * deadline when the slice is used up (burst_deadline_expired(), BFS), else
+ * keep deadline and the remaining slice.  Burst policy: vtime, floored
+ * for sleepers.
  */
 static u64 task_key(struct task_struct *p, struct burst_task_ctx *tctx,
 		    u32 policy, u64 now, u64 *slice)
 {
 	if (policy == BURST_POLICY_DEADLINE) {
 		u64 rr = tunables.rr_interval_ns;
-		u32 nice_idx = task_nice_idx(p);
 
-		if (!tctx->slice_left_ns || tctx->slice_left_ns > rr) {
+		if (burst_deadline_expired(tctx->slice_left_ns, rr)) {
 			tctx->slice_left_ns = rr;
-			if (tctx->flags & BURST_TASK_IDLE_CLASS)
-				tctx->deadline = burst_idle_class_deadline(
-					now, nice_idx, rr);
-			else
-				tctx->deadline = burst_deadline(now, nice_idx,
-								rr);
+			tctx->deadline = fresh_deadline(p, tctx, now, rr);
 			stat_inc(BURST_STAT_deadline_renew);
 		}
 		*slice = tctx->slice_left_ns;
@@ -466,11 +471,9 @@ static u64 peek_key(struct task_struct *p, struct burst_task_ctx *tctx,
 	if (policy == BURST_POLICY_DEADLINE) {
 		u64 rr = tunables.rr_interval_ns;
 
-		if (tctx->slice_left_ns && tctx->slice_left_ns <= rr)
-			return tctx->deadline;
-		if (tctx->flags & BURST_TASK_IDLE_CLASS)
-			return burst_idle_class_deadline(now, task_nice_idx(p), rr);
-		return burst_deadline(now, task_nice_idx(p), rr);
+		if (burst_deadline_expired(tctx->slice_left_ns, rr))
+			return fresh_deadline(p, tctx, now, rr);
+		return tctx->deadline;
 	}
 	return burst_vtime_floor(tctx->vtime, vtime_now, tunables.slice_ns);
 }
@@ -528,14 +531,12 @@ static void note_saturated(u64 now, struct burst_stats *st)
 {
 	u64 since = saturated_since;
 
-	if (!since) {
-		saturated_since = now;
-		return;
-	}
-	if (!overflow && now - since >= tunables.overflow_hold_ns) {
+	if (burst_saturation_step(&since, overflow, now, tunables.overflow_hold_ns)) {
 		overflow = 1;
 		stat_add(st, BURST_STAT_saturation, 1);
 	}
+	if (since != saturated_since)
+		saturated_since = since;
 }
 
 static __always_inline void note_idle_capacity(void)
@@ -715,9 +716,8 @@ struct victim {
 };
 
 /*
- * Is @c, at cache distance @dist (policy.h), a better victim for a task
- * with @deadline than @v's?  A CPU in another LLC must run a deadline
- * later by one rr_interval more, or it would not pull the task across.
+ * Is @c, at cache distance @dist, a better victim for a task with
+ * @deadline than @v's?  The rule is burst_victim_key() in policy.h.
  */
 static void consider_victim(struct task_struct *p, u64 deadline, s32 c,
 			    u32 dist, struct victim *v)
@@ -730,12 +730,8 @@ static void consider_victim(struct task_struct *p, u64 deadline, s32 c,
 	cctx = cpu_ctx(c);
 	if (!cctx || !cctx->busy)
 		return;
-	key = victim_key(cctx);
-	if (dist == BURST_DIST_OTHER_LLC)
-		deadline += rr;
-	if (!time_before(deadline, key))
+	if (!burst_victim_key(deadline, victim_key(cctx), dist, rr, &key))
 		return;
-	key -= dist * rr;
 	if (v->cpu < 0 || time_before(v->key, key)) {
 		v->key = key;
 		v->cpu = c;
@@ -1074,7 +1070,7 @@ static struct pick best_head(s32 cpu, u32 policy, u32 llc)
 	struct pick pk = {};
 	u32 i;
 
-	consider(&pk, pin_dsq(policy, cpu), 0, BURST_STAT_dispatch_local);
+	consider(&pk, pin_dsq(policy, cpu), 0, BURST_STAT_dispatch_pin);
 	if (shared)
 		consider(&pk, llc_dsq(policy, llc), 0,
 			 outside ? BURST_STAT_overflow_place :
@@ -1153,7 +1149,7 @@ void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 		if (burst_dsq_move_to_local(pin_dsq(policy, cpu)) ||
 		    ((in_primary(cpu) || overflow) &&
 		     burst_dsq_move_to_local(llc_dsq(policy, llc)))) {
-			stat_inc(BURST_STAT_dispatch_local);
+			stat_inc(BURST_STAT_dispatch_pin);
 			return;
 		}
 	}

@@ -257,6 +257,58 @@ static inline u64 burst_overdue_ns(u64 max_wait_ns)
 	return max_wait_ns / 2;
 }
 
+/*
+ * BFS's renewal rule: a task gets a fresh deadline (and a full
+ * rr_interval) when its slice is used up; otherwise it keeps both.  A
+ * slice_left above rr_interval is stale (rr_interval was lowered live).
+ */
+static inline bool burst_deadline_expired(u64 slice_left_ns, u64 rr_interval_ns)
+{
+	return !slice_left_ns || slice_left_ns > rr_interval_ns;
+}
+
+/* Wrap-safe "a is earlier than b" for vtimes and deadlines. */
+static inline bool burst_key_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+/*
+ * Deadline preemption: the key a busy CPU competes with as a victim, or 0
+ * when it is no victim for a task with @deadline.  @running is the key of
+ * the task the CPU runs, @dist its cache distance from the waking task.  A
+ * CPU in another LLC must run a deadline later by one more rr_interval or
+ * it would not pull the task across; among victims the latest key wins,
+ * each step of distance counting as one rr_interval earlier.
+ */
+static inline bool burst_victim_key(u64 deadline, u64 running, u32 dist,
+				    u64 rr_interval_ns, u64 *key)
+{
+	if (dist == BURST_DIST_OTHER_LLC)
+		deadline += rr_interval_ns;
+	if (!burst_key_before(deadline, running))
+		return false;
+	*key = running - dist * rr_interval_ns;
+	return true;
+}
+
+/*
+ * Overflow hysteresis of the primary domain.  A domain CPU that was
+ * wanted and not idle starts a saturation episode at @now (returned as
+ * the new *since); once it has lasted @hold_ns the domain overflows.
+ * Returns true when overflow starts now.  Ended by a domain CPU that
+ * finds nothing waiting (since = 0, overflow off).
+ */
+static inline bool burst_saturation_step(u64 *since, bool overflow, u64 now,
+					 u64 hold_ns)
+{
+	if (!*since) {
+		*since = now;
+		return false;
+	}
+	return !overflow && now - *since >= hold_ns;
+}
+
 static inline u64 burst_deadline(u64 now, u32 nice_idx, u64 rr_interval_ns)
 {
 	return now + burst_deadline_offset(nice_idx, rr_interval_ns);

@@ -16,7 +16,7 @@
  */
 BURST_STAT(enqueue,          SUM, core,     "enq",     "tasks queued by ops.enqueue")
 BURST_STAT(direct,           SUM, core,     "direct",  "tasks inserted straight into a local queue (idle CPU or per-CPU kthread)")
-BURST_STAT(dispatch_local,   SUM, core,     "d_pin",   "tasks this CPU took from its own pinned-task queue")
+BURST_STAT(dispatch_pin,     SUM, core,     "d_pin",   "tasks this CPU took from its own pinned-task queue")
 BURST_STAT(dispatch_shared,  SUM, core,     "d_llc",   "tasks this CPU took from its LLC's shared queue")
 BURST_STAT(dispatch_steal,   SUM, core,     "d_steal", "tasks this CPU pulled from another LLC's queue")
 BURST_STAT(dispatch_drain,   SUM, core,     "d_drain", "tasks taken from the queues of the previously active policy")

@@ -274,3 +274,52 @@ TEST(WaitBound, RescueSliceIsAQuarter)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Deadline, RenewedOnlyWhenTheSliceIsUsedUp)
+{
+	const uint64_t rr = 6000000;
+	EXPECT_TRUE(burst_deadline_expired(0, rr)) << "slice used up: a fresh deadline";
+	EXPECT_FALSE(burst_deadline_expired(1, rr)) << "slice left: keep the deadline";
+	EXPECT_FALSE(burst_deadline_expired(rr, rr));
+	EXPECT_TRUE(burst_deadline_expired(rr + 1, rr)) << "rr_interval lowered live";
+}
+
+TEST(Deadline, VictimKeyPrefersNearCpusAndNeedsAMarginAcrossLlcs)
+{
+	const uint64_t rr = 6000000, t = 1ULL << 40;
+	uint64_t key = 0;
+
+	// An earlier deadline preempts a later one on the same CPU.
+	ASSERT_TRUE(burst_victim_key(t, t + 1, BURST_DIST_SAME_CPU, rr, &key));
+	EXPECT_EQ(key, t + 1);
+	EXPECT_FALSE(burst_victim_key(t + 1, t + 1, BURST_DIST_SAME_CPU, rr, &key))
+		<< "an equal deadline is no reason to preempt";
+	// Across LLCs only with one rr_interval to spare.
+	EXPECT_FALSE(burst_victim_key(t, t + rr, BURST_DIST_OTHER_LLC, rr, &key));
+	EXPECT_TRUE(burst_victim_key(t, t + rr + 1, BURST_DIST_OTHER_LLC, rr, &key));
+	// Same running key: the nearer CPU ranks later (a better victim).
+	uint64_t near = 0, far = 0;
+	ASSERT_TRUE(burst_victim_key(t, t + 5 * rr, BURST_DIST_SMT, rr, &near));
+	ASSERT_TRUE(burst_victim_key(t, t + 5 * rr, BURST_DIST_SAME_LLC, rr, &far));
+	EXPECT_TRUE(burst_key_before(far, near));
+	// Wrap-around: keys compare by difference.
+	EXPECT_TRUE(burst_victim_key(~0ULL - 10, 5, BURST_DIST_SAME_CPU, rr, &key));
+}
+
+TEST(Domain, OverflowOnlyAfterTheHoldTime)
+{
+	const uint64_t hold = 5000000;
+	uint64_t since = 0;
+
+	EXPECT_FALSE(burst_saturation_step(&since, false, 1000, hold)) << "episode starts";
+	EXPECT_EQ(since, 1000u);
+	EXPECT_FALSE(burst_saturation_step(&since, false, 1000 + hold - 1, hold));
+	EXPECT_TRUE(burst_saturation_step(&since, false, 1000 + hold, hold)) << "overflow";
+	EXPECT_FALSE(burst_saturation_step(&since, true, 1000 + 2 * hold, hold))
+		<< "already overflowing: nothing new to report";
+	EXPECT_EQ(since, 1000u) << "the episode keeps its start";
+}
+
+}  // namespace
