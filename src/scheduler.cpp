@@ -11,8 +11,10 @@
 
 #include "burst_bpf.skel.h"
 #include "scx_burst/log.hpp"
+#include "scx_burst/struct_ops.hpp"
 #include "scx_burst/sysfs.hpp"
 #include "scx_burst/tunables.hpp"
+#include "scx_burst/version.hpp"
 
 namespace scx_burst {
 namespace {
@@ -92,6 +94,10 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 	skel->rodata->nr_online = pos;
 	skel->rodata->debug_error_after_ns = cfg.debug_error_after_ns;
 	skel->struct_ops.burst_ops->hotplug_seq = cfg.hotplug_seq;
+	// root/ops then names the build: "burst_0.1.0_g<rev>".
+	if (auto r = set_struct_ops_string(skel->obj, skel->maps.burst_ops, "name",
+					   ops_name()); !r)
+		return fail(r.error().msg);
 
 	std::memcpy(&skel->data->tunables, &cfg.tunables, sizeof(cfg.tunables));
 	if (cfg.exit_dump_len)

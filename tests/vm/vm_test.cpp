@@ -20,6 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "scx_burst/version.hpp"
+
 namespace {
 
 using nlohmann::json;
@@ -176,7 +178,12 @@ TEST_P(Vm, Foundation)
 
 	// Enabled, and a second instance refuses.
 	EXPECT_EQ(r.one("ENABLED"), "yes") << r.joined("RUN_ERR");
-	EXPECT_EQ(r.one("OPS"), "burst");
+	// The kernel names the build: version and git revision.
+	EXPECT_EQ(r.one("OPS"), scx_burst::ops_name());
+	EXPECT_NE(r.one("OPS").find(std::string(scx_burst::version())), std::string::npos)
+		<< r.one("OPS");
+	EXPECT_EQ(r.all("VERSION").size(), 1u) << r.joined("VERSION");
+	EXPECT_EQ(r.one("VERSION"), scx_burst::version_line());
 	EXPECT_NE(r.one("SECOND_RC"), "0");
 	EXPECT_EQ(r.all("SECOND_ERR").size(), 1u) << r.joined("SECOND_ERR");
 	EXPECT_TRUE(contains(r.joined("SECOND_ERR"), "another scx_burst daemon is already running"))
