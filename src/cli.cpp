@@ -34,6 +34,11 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		       "loading, to test the error exit")
 		->check(CLI::Range(0.001, 3600.0))
 		->group("Debug");
+	app.add_option("--debug-sched-ext-root", o.sched_ext_root,
+		       "debug: read sched_ext's state from DIR instead, to test the "
+		       "refusals without the kernel's")
+		->capture_default_str()
+		->group("Debug");
 
 	CLI::App *sub = app.add_subcommand(
 		"ctl", "talk to a running daemon: get | set key=value... | stats | "

@@ -132,11 +132,8 @@ Result<> Scheduler::attach()
 			return fail("the scheduler failed to start: " + ei.reason +
 				    (ei.msg.empty() ? "" : " (" + ei.msg + ")"));
 		}
-		if (err == EBUSY || err == EEXIST) {
-			std::string ops = sched_ext_ops();
-			return fail("another sched_ext scheduler is already active: " +
-				    (ops.empty() ? std::string("(unnamed)") : ops));
-		}
+		if (err == EBUSY || err == EEXIST)
+			return fail(active_scheduler_error(sched_ext_ops(), sched_ext_state()));
 		return fail("failed to enable the scheduler: " + errstr(err));
 	}
 	link_.reset(link);
