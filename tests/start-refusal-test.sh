@@ -95,14 +95,16 @@ refused baddomain "invalid CPU mask '0xZZ'"
 # --- another daemon holds the lock: its lock file stays ---------------------
 mkdir -p "$tmp/second/run/sub"
 lock=$tmp/second/run/sub/ctl.sock.lock
-# the lock is held by the sleep itself, so killing it releases the lock
-( exec 8> "$lock" && flock -n 8 && exec sleep 60 ) > /dev/null 2>&1 &
+# the lock is held by the sleep itself, so killing it releases the lock;
+# a blocking flock, not to give up while the loop below probes the lock
+( exec 8> "$lock" && flock 8 && exec sleep 60 ) > /dev/null 2>&1 &
 holder=$!
 for _ in $(seq 50); do
 	flock -n "$lock" true 2>/dev/null || break
 	sleep 0.1
 done
-start second --debug-sched-ext-root "$tmp/idle"
+# "busy": should the lock be missed, the start is still refused, not loaded
+start second --debug-sched-ext-root "$tmp/busy"
 refused second 'another scx_burst daemon is already running' \
 	run run/sub run/sub/ctl.sock.lock
 
