@@ -39,6 +39,11 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		       "kernel still has it (all, or a comma-separated list of "
 		       "dsq-insert, dsq-peek, ...; docs/kernels.md)")
 		->group("Debug");
+	app.add_option("--debug-sched-ext-root", o.sched_ext_root,
+		       "debug: read sched_ext's state from DIR instead, to test the "
+		       "refusals without the kernel's")
+		->capture_default_str()
+		->group("Debug");
 
 	CLI::App *sub = app.add_subcommand(
 		"ctl", "talk to a running daemon: get | set key=value... | stats | "

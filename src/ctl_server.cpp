@@ -26,15 +26,28 @@ Result<CtlServer> CtlServer::listen(const std::string &path)
 	std::error_code ec;
 	auto dir = std::filesystem::path(path).parent_path();
 
+	for (auto d = dir; !d.empty() && !std::filesystem::exists(d, ec);
+	     d = d.parent_path())
+		s.made_dirs_.push_back(d);
 	if (!dir.empty())
 		std::filesystem::create_directories(dir, ec);
 	std::string lock = path + ".lock";
-	s.lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
-	if (s.lock_fd_ < 0)
-		return fail("cannot create " + lock + ": " + strerror(errno));
-	if (flock(s.lock_fd_, LOCK_EX | LOCK_NB))
-		return fail("another scx_burst daemon is already running (it holds " +
-			    lock + ")");
+	for (;;) {
+		s.lock_fd_ = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+		if (s.lock_fd_ < 0)
+			return fail("cannot create " + lock + ": " + strerror(errno));
+		if (flock(s.lock_fd_, LOCK_EX | LOCK_NB))
+			return fail("another scx_burst daemon is already running (it holds " +
+				    lock + ")");
+		// The daemon that held it removes the file as it exits: only
+		// the file still at that path counts.
+		struct stat held, now;
+		if (fstat(s.lock_fd_, &held) == 0 && stat(lock.c_str(), &now) == 0 &&
+		    held.st_dev == now.st_dev && held.st_ino == now.st_ino)
+			break;
+		close(s.lock_fd_);
+	}
+	s.lock_path_ = lock;
 
 	sockaddr_un addr{};
 	if (path.size() >= sizeof(addr.sun_path))
@@ -58,12 +71,15 @@ Result<CtlServer> CtlServer::listen(const std::string &path)
 }
 
 CtlServer::CtlServer(CtlServer &&o) noexcept
-	: path_(std::move(o.path_)), lock_fd_(o.lock_fd_), listen_fd_(o.listen_fd_),
+	: path_(std::move(o.path_)), lock_path_(std::move(o.lock_path_)),
+	  made_dirs_(std::move(o.made_dirs_)), lock_fd_(o.lock_fd_), listen_fd_(o.listen_fd_),
 	  clients_(std::move(o.clients_))
 {
 	o.lock_fd_ = o.listen_fd_ = -1;
 	o.clients_.clear();
 	o.path_.clear();
+	o.lock_path_.clear();
+	o.made_dirs_.clear();
 }
 
 CtlServer::~CtlServer()
@@ -74,8 +90,16 @@ CtlServer::~CtlServer()
 		close(listen_fd_);
 		unlink(path_.c_str());
 	}
-	if (lock_fd_ >= 0)
+	if (lock_fd_ >= 0) {
+		// Removed while still held; see the stat() check in listen().
+		if (!lock_path_.empty())
+			unlink(lock_path_.c_str());
 		close(lock_fd_);
+	}
+	std::error_code ec;
+	for (const auto &d : made_dirs_)
+		if (!std::filesystem::remove(d, ec))	// only when empty
+			break;
 }
 
 void CtlServer::add_pollfds(std::vector<pollfd> &fds) const

@@ -224,18 +224,27 @@ void log_exit(const ExitInfo &ei, bool error)
 
 int run_daemon(const Options &opts)
 {
+	const std::filesystem::path scx_root = opts.sched_ext_root;
+
+	// What needs no file first; whatever refuses the start later, the
+	// control server takes its socket, lock file and directories along.
+	if (auto r = check_sched_ext_present(scx_root); !r) {
+		spdlog::error("{}", r.error().msg);
+		return 1;
+	}
 	if (auto r = check_root(); !r) {
 		spdlog::error("{}", r.error().msg);
 		return 1;
 	}
-	// The control socket's lock first: a second daemon is refused with
-	// that reason, not with "another scheduler is active".
+	// The control socket's lock before the scheduler check: a second
+	// daemon is refused with that reason, not with "another scheduler is
+	// active".
 	auto ctl = CtlServer::listen(opts.ctl_socket);
 	if (!ctl) {
 		spdlog::error("{}", ctl.error().msg);
 		return 1;
 	}
-	if (auto r = check_sched_ext(); !r) {
+	if (auto r = check_sched_ext(scx_root); !r) {
 		spdlog::error("{}", r.error().msg);
 		return 1;
 	}
@@ -272,7 +281,7 @@ int run_daemon(const Options &opts)
 		// hotplug_seq before the topology: a CPU that comes or goes
 		// after this makes the kernel refuse the scheduler with a
 		// restart request instead of running it on a stale topology.
-		cfg.hotplug_seq = sched_ext_hotplug_seq();
+		cfg.hotplug_seq = sched_ext_hotplug_seq(scx_root);
 		auto topo = read_topology();
 		if (!topo) {
 			spdlog::error("{}", topo.error().msg);
@@ -305,7 +314,7 @@ int run_daemon(const Options &opts)
 		}
 		spdlog::info("scheduler enabled: ops={} policy={} cpus={} llcs={} smt={} "
 			     "primary={} ctl={}",
-			     sched_ext_ops(), policy_name(cfg.tunables.policy),
+			     sched_ext_ops(scx_root), policy_name(cfg.tunables.policy),
 			     topo->online.size(), topo->nr_llcs, topo->smt ? "on" : "off",
 			     dom->cpus.empty() ? "all" : format_cpulist(dom->cpus) + " (" +
 							 format_hex_mask(dom->cpus) + ")",

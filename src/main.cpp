@@ -9,6 +9,7 @@
 #include "scx_burst/daemon.hpp"
 #include "scx_burst/log.hpp"
 #include "scx_burst/options.hpp"
+#include "scx_burst/version.hpp"
 
 int main(int argc, char **argv)
 {
@@ -19,7 +20,7 @@ int main(int argc, char **argv)
 		     "Design notes: bpf/scx_burst.bpf.c (top of file), docs/.",
 		     "scx_burst"};
 
-	app.set_version_flag("-V,--version", "scx_burst " SCX_BURST_VERSION);
+	app.set_version_flag("-V,--version", scx_burst::version_line());
 	CLI::App *ctl_cmd = scx_burst::add_options(app, opts, ctl);
 	app.failure_message([](const CLI::App *, const CLI::Error &e) {
 		return std::string("scx_burst: error: ") + e.what() + "\n";

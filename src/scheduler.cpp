@@ -12,8 +12,10 @@
 
 #include "burst_bpf.skel.h"
 #include "scx_burst/log.hpp"
+#include "scx_burst/struct_ops.hpp"
 #include "scx_burst/sysfs.hpp"
 #include "scx_burst/tunables.hpp"
+#include "scx_burst/version.hpp"
 
 namespace scx_burst {
 namespace {
@@ -153,6 +155,10 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 			return fail(r.error().msg);
 	}
 	skel->struct_ops.burst_ops->hotplug_seq = cfg.hotplug_seq;
+	// root/ops then names the build: "burst_0.1.0_g<rev>".
+	if (auto r = set_struct_ops_string(skel->obj, skel->maps.burst_ops, "name",
+					   ops_name()); !r)
+		return fail(r.error().msg);
 
 	std::memcpy(&skel->data->tunables, &cfg.tunables, sizeof(cfg.tunables));
 	if (cfg.exit_dump_len)
@@ -187,11 +193,8 @@ Result<> Scheduler::attach()
 			return fail("the scheduler failed to start: " + ei.reason +
 				    (ei.msg.empty() ? "" : " (" + ei.msg + ")"));
 		}
-		if (err == EBUSY || err == EEXIST) {
-			std::string ops = sched_ext_ops();
-			return fail("another sched_ext scheduler is already active: " +
-				    (ops.empty() ? std::string("(unnamed)") : ops));
-		}
+		if (err == EBUSY || err == EEXIST)
+			return fail(active_scheduler_error(sched_ext_ops(), sched_ext_state()));
 		return fail("failed to enable the scheduler: " + errstr(err));
 	}
 	link_.reset(link);

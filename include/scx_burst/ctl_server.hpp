@@ -3,6 +3,7 @@
 // them with ctl_handle_line() (ctl.hpp).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,9 @@ namespace scx_burst {
 
 // The daemon's listening socket and its clients, served from the
 // daemon's own poll loop (no threads).  Holds an flock on PATH.lock for
-// its lifetime so that a second daemon refuses to start.
+// its lifetime so that a second daemon refuses to start.  Leaves nothing
+// behind: the socket, the lock file (when it held the lock) and the
+// directories it created go with it, also when listen() fails.
 class CtlServer {
 public:
 	static Result<CtlServer> listen(const std::string &path);
@@ -40,6 +43,8 @@ private:
 	void close_client(size_t i);
 
 	std::string path_;
+	std::string lock_path_;		// set once the lock is held
+	std::vector<std::filesystem::path> made_dirs_;	// deepest first
 	int lock_fd_ = -1;
 	int listen_fd_ = -1;
 	std::vector<Client> clients_;

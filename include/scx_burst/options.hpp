@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sysfs.hpp"
 #include "tunables.hpp"
 
 namespace scx_burst {
@@ -24,6 +25,7 @@ struct Options {
 	double monitor_s = 0;		// >0: only watch a running daemon
 	double debug_error_after_s = 0;	// >0: BPF raises an error this late (tests)
 	std::string debug_compat;	// compat shims forced to their fallback
+	std::string sched_ext_root = kSchedExtRoot;	// tests: a fake one
 };
 
 // `scx_burst ctl ...`: a request to a running daemon.

@@ -24,9 +24,16 @@ uint64_t sched_ext_hotplug_seq(const std::filesystem::path &root = kSchedExtRoot
 // Name of the active sched_ext scheduler, empty if none.
 std::string sched_ext_ops(const std::filesystem::path &root = kSchedExtRoot);
 
+// Fails with a one-line reason if the kernel has no sched_ext.
+Result<> check_sched_ext_present(const std::filesystem::path &root = kSchedExtRoot);
+
 // Fails with a one-line reason if a scheduler cannot be loaded now: no
 // sched_ext in the kernel, or another scheduler active.
 Result<> check_sched_ext(const std::filesystem::path &root = kSchedExtRoot);
+
+// The one-line error for "another scheduler is active" (@ops and @state as
+// root/ops and state read), with how to stop the usual ones.
+std::string active_scheduler_error(const std::string &ops, const std::string &state);
 
 // Fails unless running as root.
 Result<> check_root();

@@ -114,6 +114,19 @@ TEST_F(FakeSysfs, OtherSchedulerActive)
 	ASSERT_FALSE(r);
 	EXPECT_NE(r.error().msg.find("another sched_ext scheduler is already active: rusty"),
 		  std::string::npos);
+	EXPECT_EQ(r.error().msg.find('\n'), std::string::npos) << r.error().msg;
+}
+
+TEST(ActiveScheduler, SaysHowToStopIt)
+{
+	std::string m = scx_burst::active_scheduler_error("bpfland_1.0.x_gabc", "enabled");
+	EXPECT_NE(m.find("active: bpfland_1.0.x_gabc (state enabled)"), std::string::npos) << m;
+	EXPECT_NE(m.find("systemctl stop scx"), std::string::npos) << m;
+	EXPECT_NE(m.find("scxctl stop"), std::string::npos) << m;
+	EXPECT_NE(m.find("end the scx_bpfland process"), std::string::npos) << m;
+	m = scx_burst::active_scheduler_error("", "enabled");
+	EXPECT_NE(m.find("active: (unnamed)"), std::string::npos) << m;
+	EXPECT_EQ(m.find("process"), std::string::npos) << m;
 }
 
 TEST_F(FakeSysfs, SchedExtIdle)

@@ -20,6 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "scx_burst/version.hpp"
+
 namespace {
 
 using nlohmann::json;
@@ -188,7 +190,12 @@ TEST_P(Vm, Foundation)
 
 	// Enabled, and a second instance refuses.
 	EXPECT_EQ(r.one("ENABLED"), "yes") << r.joined("RUN_ERR");
-	EXPECT_EQ(r.one("OPS"), "burst");
+	// The kernel names the build: version and git revision.
+	EXPECT_EQ(r.one("OPS"), scx_burst::ops_name());
+	EXPECT_NE(r.one("OPS").find(std::string(scx_burst::version())), std::string::npos)
+		<< r.one("OPS");
+	EXPECT_EQ(r.all("VERSION").size(), 1u) << r.joined("VERSION");
+	EXPECT_EQ(r.one("VERSION"), scx_burst::version_line());
 	// The newest form of every changed kernel interface (docs/kernels.md):
 	// the ___v2 flavours bind, the 7.1 gate of the peek lets it through.
 	EXPECT_EQ(compat_line(r, "RUN_ERR"),

@@ -25,6 +25,8 @@ scx_burst --stats 1 --json --debug-tasks > /tmp/run.out 2> /tmp/run.err &
 daemon=$!
 if wait_state enabled 30; then tag ENABLED yes; else tag ENABLED no; fi
 tag OPS $(cat $SCX/root/ops 2>/dev/null)
+scx_burst -V > /tmp/version.out 2>&1
+send_file VERSION /tmp/version.out
 
 # a second daemon must refuse and leave the first alone; so must any
 # start while another sched_ext scheduler is active (own socket path)
