@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "scx_burst/ctl_server.hpp"
+#include "scx_burst/daemon_loop.hpp"
 #include "scx_burst/domain.hpp"
 #include "scx_burst/scheduler.hpp"
 #include "scx_burst/sysfs.hpp"
@@ -57,7 +58,7 @@ private:
 	int fd_ = -1;
 };
 
-void report_stats(const Options &opts, const Scheduler &sched,
+void report_stats(const Options &opts, const SchedulerApi &sched,
 		  const StatsContext &ctx, const StatsSample &delta)
 {
 	std::vector<TaskRow> tasks;
@@ -73,81 +74,15 @@ void report_stats(const Options &opts, const Scheduler &sched,
 		print_stats_table(std::cout, ctx, delta, tp);
 }
 
-// The control socket's view of the running scheduler.
-class Backend : public CtlBackend {
-public:
-	Backend(Scheduler &sched, const Topology &topo, Clock::time_point start,
-		uint64_t &switches, std::string &domain_spec)
-		: sched_(sched), topo_(topo), start_(start), switches_(switches),
-		  domain_spec_(domain_spec) {}
-
-	std::string domain() override
-	{
-		return sched_.domain().empty() ? "all" : format_cpulist(sched_.domain());
-	}
-
-	Result<std::vector<int>> check_domain(const std::string &spec) override
-	{
-		// The CPUs online now, not at load: a hotplug may be under way.
-		auto now = read_topology();
-		auto d = resolve_domain(spec, now ? *now : topo_);
-		if (!d)
-			return std::unexpected(d.error());
-		return d->cpus;
-	}
-
-	Result<> set_domain(const std::vector<int> &cpus) override
-	{
-		auto r = sched_.set_domain(cpus);
-		if (r) {
-			domain_spec_ = domain();
-			spdlog::info("primary domain: {}", domain_spec_);
-		}
-		return r;
-	}
-
-	burst_tunables get() override { return sched_.tunables(); }
-
-	void set(const burst_tunables &t) override
-	{
-		burst_tunables old = sched_.tunables();
-		sched_.set_tunables(t);
-		if (old.policy != t.policy) {
-			switches_++;
-			spdlog::info("policy switched: {} -> {}", policy_name(old.policy),
-				     policy_name(t.policy));
-		}
-		spdlog::info("settings: {}", tunables_json(t).dump());
-	}
-
-	nlohmann::json stats() override
-	{
-		StatsContext ctx;
-		ctx.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
-		ctx.interval_s = ctx.elapsed_s;
-		ctx.policy = policy_name(sched_.tunables().policy);
-		ctx.overflow = sched_.overflowing();
-		ctx.policy_switches = switches_;
-		return stats_json(ctx, sched_.read_stats());
-	}
-
-private:
-	Scheduler &sched_;
-	const Topology &topo_;
-	Clock::time_point start_;
-	uint64_t &switches_;
-	std::string &domain_spec_;	// what the user asked for, kept across reloads
-};
-
-enum class Outcome { UserStop, KernelExit };
 
 // Runs one loaded and attached scheduler until a signal or its ejection.
-Outcome watch(const Options &opts, Scheduler &sched, const Topology &topo,
+Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 	      const SignalFd &sig, CtlServer &ctl, uint64_t &switches,
 	      std::string &domain_spec)
 {
 	auto start = Clock::now();
-	Backend backend(sched, topo, start, switches, domain_spec);
+	SchedulerBackend backend(sched, topo, [] { return read_topology(); }, start,
+				 switches, domain_spec);
 	std::vector<pollfd> fds;
 	auto interval = std::chrono::duration<double>(opts.stats_interval_s);
 	auto next = start + std::chrono::duration_cast<Clock::duration>(interval);
@@ -194,32 +129,6 @@ Outcome watch(const Options &opts, Scheduler &sched, const Topology &topo,
 	}
 }
 
-// Which form of each changed kernel interface the BPF side runs; a
-// choice other than the load check's is a bug in one of them.
-void log_compat(const Scheduler &sched, uint64_t skip_new)
-{
-	CompatForms got = sched.compat_forms();
-	spdlog::info("kernel interfaces: {}", compat_report(got, skip_new));
-	if (got != sched.expected_compat_forms())
-		spdlog::warn("kernel interfaces: the load check expected {}",
-			     compat_report(sched.expected_compat_forms(), skip_new));
-}
-
-void log_exit(const ExitInfo &ei, bool error)
-{
-	std::string what = ei.reason.empty() ? "(no reason given)" : ei.reason;
-	if (!ei.msg.empty() && ei.msg != ei.reason)
-		what += ": " + ei.msg;
-	if (error)
-		spdlog::error("the kernel disabled scx_burst: {} ({}: exit kind {}, code {:#x})",
-			      what, ei.kind_name(), ei.kind, ei.exit_code);
-	else
-		spdlog::info("scheduler disabled, kernel says: {} ({}: exit kind {})",
-			     what, ei.kind_name(), ei.kind);
-	if (error && !ei.dump.empty())
-		std::cerr << "scx_burst: kernel debug dump:\n" << ei.dump << std::endl;
-}
-
 }  // namespace
 
 int run_daemon(const Options &opts)
@@ -261,7 +170,6 @@ int run_daemon(const Options &opts)
 	}
 
 	SignalFd sig;
-	uint64_t switches = 0;
 	if (sig.fd() < 0) {
 		spdlog::error("signalfd: {}", strerror(errno));
 		return 1;
@@ -273,73 +181,42 @@ int run_daemon(const Options &opts)
 	cfg.debug_error_after_ns = (uint64_t)(opts.debug_error_after_s * 1e9);
 	cfg.kernel = &*kernel;
 	cfg.compat_skip_new = *skip_new;
-	// What the user asked for (option, then `ctl set`), applied again at
+	// The system as the restart loop sees it.
+	class Env : public DaemonEnv {
+	public:
+		Env(const Options &opts, const std::filesystem::path &scx_root,
+		    const SignalFd &sig, CtlServer &ctl)
+			: opts_(opts), scx_root_(scx_root), sig_(sig), ctl_(ctl) {}
+
+		uint64_t hotplug_seq() override { return sched_ext_hotplug_seq(scx_root_); }
+		Result<Topology> topology() override { return read_topology(); }
+		Result<std::unique_ptr<SchedulerApi>> load(const Topology &topo,
+							   const LoadConfig &cfg) override
+		{
+			auto s = Scheduler::load(topo, cfg);
+			if (!s)
+				return std::unexpected(s.error());
+			return std::make_unique<Scheduler>(std::move(*s));
+		}
+		std::string ops_name() override { return sched_ext_ops(scx_root_); }
+		Outcome watch(SchedulerApi &sched, const Topology &topo,
+			      std::string &domain_spec) override
+		{
+			return scx_burst::watch(opts_, sched, topo, sig_, ctl_, switches_,
+						domain_spec);
+		}
+
+	private:
+		const Options &opts_;
+		const std::filesystem::path &scx_root_;
+		const SignalFd &sig_;
+		CtlServer &ctl_;
+		uint64_t switches_ = 0;
+	} env(opts, scx_root, sig, *ctl);
+
+	// The domain asked for (option, then `ctl set`) is applied again at
 	// every reload to the CPUs online then.
-	std::string domain_spec = opts.primary_domain;
-
-	for (bool first = true;; first = false) {
-		// hotplug_seq before the topology: a CPU that comes or goes
-		// after this makes the kernel refuse the scheduler with a
-		// restart request instead of running it on a stale topology.
-		cfg.hotplug_seq = sched_ext_hotplug_seq(scx_root);
-		auto topo = read_topology();
-		if (!topo) {
-			spdlog::error("{}", topo.error().msg);
-			return 1;
-		}
-		auto dom = resolve_domain(domain_spec, *topo, {}, !first);
-		if (!dom) {
-			spdlog::error("{}", dom.error().msg);
-			return 1;
-		}
-		auto sched = Scheduler::load(*topo, cfg);
-		if (!sched) {
-			spdlog::error("{}", sched.error().msg);
-			return 1;
-		}
-		if (auto r = sched->set_domain(dom->cpus); !r) {
-			spdlog::error("{}", r.error().msg);
-			return 1;
-		}
-		if (!dom->why.empty() && domain_spec != "all")
-			spdlog::info("primary domain {}: {}", domain_spec, dom->why);
-		if (auto r = sched->attach(); !r) {
-			if (sched->exited() && sched->exit_info().should_restart()) {
-				log_exit(sched->exit_info(), false);
-				spdlog::info("the kernel asked for a restart: loading again");
-				continue;
-			}
-			spdlog::error("{}", r.error().msg);
-			return 1;
-		}
-		spdlog::info("scheduler enabled: ops={} policy={} cpus={} llcs={} smt={} "
-			     "primary={} ctl={}",
-			     sched_ext_ops(scx_root), policy_name(cfg.tunables.policy),
-			     topo->online.size(), topo->nr_llcs, topo->smt ? "on" : "off",
-			     dom->cpus.empty() ? "all" : format_cpulist(dom->cpus) + " (" +
-							 format_hex_mask(dom->cpus) + ")",
-			     opts.ctl_socket);
-
-		log_compat(*sched, cfg.compat_skip_new);
-
-		Outcome out = watch(opts, *sched, *topo, sig, *ctl, switches, domain_spec);
-		// Keep the settings changed at runtime across a restart.
-		cfg.tunables = sched->tunables();
-		sched->detach();
-		ExitInfo ei = sched->exit_info();
-
-		if (out == Outcome::UserStop) {
-			log_exit(ei, ei.is_error());
-			return ei.is_error() ? 1 : 0;
-		}
-		if (ei.should_restart()) {
-			log_exit(ei, false);
-			spdlog::info("the kernel asked for a restart: loading again");
-			continue;
-		}
-		log_exit(ei, true);
-		return 1;
-	}
+	return run_scheduler(env, cfg, opts.primary_domain, opts.ctl_socket);
 }
 
 }  // namespace scx_burst

@@ -44,39 +44,61 @@ struct ExitInfo {
 	std::string kind_name() const;
 };
 
-class Scheduler {
+// What the daemon needs of a loaded scheduler: the BPF one (Scheduler),
+// or a fake in the unit tests of the restart loop and the ctl backend.
+class SchedulerApi {
+public:
+	virtual ~SchedulerApi() = default;
+
+	// Enables the scheduler: from here on the kernel runs it, until the
+	// link is destroyed (detach(), or this process dies).
+	virtual Result<> attach() = 0;
+	virtual void detach() = 0;
+
+	virtual burst_tunables tunables() const = 0;
+	virtual void set_tunables(const burst_tunables &t) = 0;
+
+	// Switches the primary domain (empty: none) without reloading.
+	virtual Result<> set_domain(const std::vector<int> &cpus) = 0;
+	virtual const std::vector<int> &domain() const = 0;
+	virtual bool overflowing() const = 0;
+
+	// Counters since enable; MAX slots hold the current stats interval's
+	// values.  @close_interval: start a new interval after reading (one
+	// reader, the daemon's stats loop, does that).
+	virtual StatsSample read_stats(bool close_interval) = 0;
+	// The task-context map (--debug-tasks); -1 if there is none.
+	virtual int task_ctx_map_fd() const = 0;
+
+	virtual bool exited() const = 0;
+	virtual ExitInfo exit_info() const = 0;
+
+	// The form of each compat shim: what the BPF side chose (valid once
+	// attached) and what the load check expected from the kernel's BTF.
+	virtual CompatForms compat_forms() const = 0;
+	virtual const CompatForms &expected_compat_forms() const = 0;
+};
+
+class Scheduler final : public SchedulerApi {
 public:
 	// Opens, configures and loads the BPF program (the verifier runs
 	// here), without enabling it.
 	static Result<Scheduler> load(const Topology &topo,
 				      const LoadConfig &cfg);
 
-	// Enables the scheduler: from here on the kernel runs it, until the
-	// link is destroyed (detach(), or this process dies).
-	Result<> attach();
-	void detach();
-
-	burst_tunables tunables() const;
-	void set_tunables(const burst_tunables &t);
-
-	// Switches the primary domain (empty: none) without reloading.
-	Result<> set_domain(const std::vector<int> &cpus);
-	const std::vector<int> &domain() const { return domain_; }
-	bool overflowing() const;
-
-	// Counters since enable; MAX slots hold the current stats interval's
-	// values.  @close_interval: start a new interval after reading (one
-	// reader, the daemon's stats loop, does that).
-	StatsSample read_stats(bool close_interval = false);
-	int task_ctx_map_fd() const;
-
-	bool exited() const;
-	ExitInfo exit_info() const;
-
-	// The form of each compat shim: what the BPF side chose (valid once
-	// attached) and what the load check expected from the kernel's BTF.
-	CompatForms compat_forms() const;
-	const CompatForms &expected_compat_forms() const { return expected_forms_; }
+	Result<> attach() override;
+	void detach() override;
+	burst_tunables tunables() const override;
+	void set_tunables(const burst_tunables &t) override;
+	Result<> set_domain(const std::vector<int> &cpus) override;
+	const std::vector<int> &domain() const override { return domain_; }
+	bool overflowing() const override;
+	StatsSample read_stats(bool close_interval) override;
+	int task_ctx_map_fd() const override;
+	bool exited() const override;
+	ExitInfo exit_info() const override;
+	CompatForms compat_forms() const override;
+	const CompatForms &expected_compat_forms() const override { return expected_forms_; }
 
 	Scheduler(Scheduler &&) noexcept;
 	Scheduler &operator=(Scheduler &&) noexcept;

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+// The daemon's restart loop and the control socket's view of a running
+// scheduler, written against SchedulerApi and DaemonEnv so that unit tests
+// drive them with fakes (tests/unit/daemon_loop_test.cpp).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "ctl.hpp"
+#include "scheduler.hpp"
+#include "topology.hpp"
+
+namespace scx_burst {
+
+// How one attached scheduler's run ended.
+enum class Outcome { UserStop, KernelExit };
+
+// What the restart loop needs from the system (the daemon's is real).
+class DaemonEnv {
+public:
+	virtual ~DaemonEnv() = default;
+	// sched_ext's hotplug_seq, read before the topology.
+	virtual uint64_t hotplug_seq() = 0;
+	virtual Result<Topology> topology() = 0;
+	virtual Result<std::unique_ptr<SchedulerApi>> load(const Topology &topo,
+							   const LoadConfig &cfg) = 0;
+	// The name the kernel shows for the enabled scheduler.
+	virtual std::string ops_name() = 0;
+	// Runs an attached scheduler until a signal or its ejection;
+	// @domain_spec follows `ctl set primary_domain`.
+	virtual Outcome watch(SchedulerApi &sched, const Topology &topo,
+			      std::string &domain_spec) = 0;
+};
+
+// Loads, attaches and watches the scheduler; loads it again when the
+// kernel asks for a restart (CPU hotplug), with the settings changed at
+// runtime and the primary domain asked for.  Returns the exit status: 0
+// when the user stopped a healthy scheduler, 1 on any failure or ejection.
+int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
+		  const std::string &ctl_socket);
+
+// The control socket's view of the running scheduler.
+class SchedulerBackend : public CtlBackend {
+public:
+	using Clock = std::chrono::steady_clock;
+	using TopologyReader = std::function<Result<Topology>()>;
+
+	// @read_topology: the CPUs online now (a request may come during a
+	// hotplug); @topo is used when that fails.  @switches counts policy
+	// switches, @domain_spec is what the user asked for.
+	SchedulerBackend(SchedulerApi &sched, const Topology &topo,
+			 TopologyReader read_topology, Clock::time_point start,
+			 uint64_t &switches, std::string &domain_spec);
+
+	burst_tunables get() override;
+	void set(const burst_tunables &t) override;
+	nlohmann::json stats() override;
+	std::string domain() override;
+	Result<std::vector<int>> check_domain(const std::string &spec) override;
+	Result<> set_domain(const std::vector<int> &cpus) override;
+
+private:
+	SchedulerApi &sched_;
+	const Topology &topo_;
+	TopologyReader read_topology_;
+	Clock::time_point start_;
+	uint64_t &switches_;
+	std::string &domain_spec_;
+};
+
+}  // namespace scx_burst

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scx_burst/daemon_loop.hpp"
+
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "scx_burst/domain.hpp"
+#include "scx_burst/tunables.hpp"
+
+namespace scx_burst {
+namespace {
+
+// Which form of each changed kernel interface the BPF side runs; a
+// choice other than the load check's is a bug in one of them.
+void log_compat(const SchedulerApi &sched, uint64_t skip_new)
+{
+	CompatForms got = sched.compat_forms();
+	spdlog::info("kernel interfaces: {}", compat_report(got, skip_new));
+	if (got != sched.expected_compat_forms())
+		spdlog::warn("kernel interfaces: the load check expected {}",
+			     compat_report(sched.expected_compat_forms(), skip_new));
+}
+
+void log_exit(const ExitInfo &ei, bool error)
+{
+	std::string what = ei.reason.empty() ? "(no reason given)" : ei.reason;
+	if (!ei.msg.empty() && ei.msg != ei.reason)
+		what += ": " + ei.msg;
+	if (error)
+		spdlog::error("the kernel disabled scx_burst: {} ({}: exit kind {}, code {:#x})",
+			      what, ei.kind_name(), ei.kind, ei.exit_code);
+	else
+		spdlog::info("scheduler disabled, kernel says: {} ({}: exit kind {})",
+			     what, ei.kind_name(), ei.kind);
+	if (error && !ei.dump.empty())
+		std::cerr << "scx_burst: kernel debug dump:\n" << ei.dump << std::endl;
+}
+
+}  // namespace
+
+int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
+		  const std::string &ctl_socket)
+{
+	for (bool first = true;; first = false) {
+		// hotplug_seq before the topology: a CPU that comes or goes
+		// after this makes the kernel refuse the scheduler with a
+		// restart request instead of running it on a stale topology.
+		cfg.hotplug_seq = env.hotplug_seq();
+		auto topo = env.topology();
+		if (!topo) {
+			spdlog::error("{}", topo.error().msg);
+			return 1;
+		}
+		// What the user asked for, applied to the CPUs online now.
+		auto dom = resolve_domain(domain_spec, *topo, {}, !first);
+		if (!dom) {
+			spdlog::error("{}", dom.error().msg);
+			return 1;
+		}
+		auto sched = env.load(*topo, cfg);
+		if (!sched) {
+			spdlog::error("{}", sched.error().msg);
+			return 1;
+		}
+		SchedulerApi &s = **sched;
+		if (auto r = s.set_domain(dom->cpus); !r) {
+			spdlog::error("{}", r.error().msg);
+			return 1;
+		}
+		if (!dom->why.empty() && domain_spec != "all")
+			spdlog::info("primary domain {}: {}", domain_spec, dom->why);
+		if (auto r = s.attach(); !r) {
+			if (s.exited() && s.exit_info().should_restart()) {
+				log_exit(s.exit_info(), false);
+				spdlog::info("the kernel asked for a restart: loading again");
+				continue;
+			}
+			spdlog::error("{}", r.error().msg);
+			return 1;
+		}
+		spdlog::info("scheduler enabled: ops={} policy={} cpus={} llcs={} smt={} "
+			     "primary={} ctl={}",
+			     env.ops_name(), policy_name(cfg.tunables.policy),
+			     topo->online.size(), topo->nr_llcs, topo->smt ? "on" : "off",
+			     dom->cpus.empty() ? "all" : format_cpulist(dom->cpus) + " (" +
+							 format_hex_mask(dom->cpus) + ")",
+			     ctl_socket);
+		log_compat(s, cfg.compat_skip_new);
+
+		Outcome out = env.watch(s, *topo, domain_spec);
+		// Keep the settings changed at runtime across a restart.
+		cfg.tunables = s.tunables();
+		s.detach();
+		ExitInfo ei = s.exit_info();
+
+		if (out == Outcome::UserStop) {
+			log_exit(ei, ei.is_error());
+			return ei.is_error() ? 1 : 0;
+		}
+		if (ei.should_restart()) {
+			log_exit(ei, false);
+			spdlog::info("the kernel asked for a restart: loading again");
+			continue;
+		}
+		log_exit(ei, true);
+		return 1;
+	}
+}
+
+SchedulerBackend::SchedulerBackend(SchedulerApi &sched, const Topology &topo,
+				   TopologyReader read_topology, Clock::time_point start,
+				   uint64_t &switches, std::string &domain_spec)
+	: sched_(sched), topo_(topo), read_topology_(std::move(read_topology)),
+	  start_(start), switches_(switches), domain_spec_(domain_spec)
+{
+}
+
+std::string SchedulerBackend::domain()
+{
+	return sched_.domain().empty() ? "all" : format_cpulist(sched_.domain());
+}
+
+Result<std::vector<int>> SchedulerBackend::check_domain(const std::string &spec)
+{
+	// The CPUs online now, not at load: a hotplug may be under way.
+	auto now = read_topology_();
+	auto d = resolve_domain(spec, now ? *now : topo_);
+	if (!d)
+		return std::unexpected(d.error());
+	return d->cpus;
+}
+
+Result<> SchedulerBackend::set_domain(const std::vector<int> &cpus)
+{
+	auto r = sched_.set_domain(cpus);
+	if (r) {
+		// Kept for reloads as a mask: a one-CPU list such as "2" would
+		// read back as the mask 0x2.
+		domain_spec_ = cpus.empty() ? "all" : format_hex_mask(cpus);
+		spdlog::info("primary domain: {}", domain());
+	}
+	return r;
+}
+
+burst_tunables SchedulerBackend::get()
+{
+	return sched_.tunables();
+}
+
+void SchedulerBackend::set(const burst_tunables &t)
+{
+	burst_tunables old = sched_.tunables();
+	sched_.set_tunables(t);
+	if (old.policy != t.policy) {
+		switches_++;
+		spdlog::info("policy switched: {} -> {}", policy_name(old.policy),
+			     policy_name(t.policy));
+	}
+	spdlog::info("settings: {}", tunables_json(t).dump());
+}
+
+nlohmann::json SchedulerBackend::stats()
+{
+	StatsContext ctx;
+	ctx.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+	ctx.interval_s = ctx.elapsed_s;
+	ctx.policy = policy_name(sched_.tunables().policy);
+	ctx.overflow = sched_.overflowing();
+	ctx.policy_switches = switches_;
+	return stats_json(ctx, sched_.read_stats(false));
+}
+
+}  // namespace scx_burst
