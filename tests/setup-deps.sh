@@ -73,7 +73,7 @@ plan() {
 	local build=(cmake make g++ pkg-config binutils
 		libelf-dev zlib1g-dev libzstd-dev
 		libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-		libgtest-dev googletest)
+		libgtest-dev googletest python3)
 	local bpf=(libbpf-dev libbpf1 bpftool)
 	local vm=(qemu-system-x86 busybox-static cpio zstd xz-utils kmod
 		stress-ng rt-tests sysbench util-linux procps gnuplot-nox)
@@ -103,7 +103,7 @@ src=/etc/apt/sources.list.d/debian.sources
 bp=/etc/apt/sources.list.d/scx-burst-backports.sources
 stamp=/var/lib/scx-burst/deps.stamp
 codename=$(awk '$1 == "codename" {print $2}' <<<"$steps")
-want_stamp="7 $codename"
+want_stamp="8 $codename"
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
 	exit 0

@@ -7,7 +7,7 @@
 # the per-callback overhead experiment (the extra boots at other vCPU
 # counts).  Results go to the console as "@@B <record> key=value..." lines
 # and "@@B hist <id> value:count..." histogram chunks; the host computes
-# every statistic (tests/bench/analyze.awk).
+# every statistic (tests/bench/analyze.py).
 #
 # Settings (kernel command line words, all optional): mode, reps, lat_s,
 # sb_time, sb_prime, sb_threads ("1-16" or a comma list), sb_reps (the

@@ -19,8 +19,12 @@
 #                  "sid trixie-backports", with --quick "sid")
 #   --no-docs      do not regenerate docs/benchmarks.md and docs/benchmarks/
 #   --reanalyze    redo results, report and plots from DIR/logs (no boots)
-#   --check FILE   exit 0 if FILE has every experiment section with numbers
-#                  for every scheduler, else print what is missing, exit 1
+#   --check FILE   exit 0 if FILE has every boot complete and every
+#                  experiment section with numbers for every scheduler, else
+#                  print what is missing, exit 1
+#
+# tests/bench/analyze.py computes results, report and check from the logs
+# (docs/benchmarks.md); this script runs the boots and draws the plots.
 #
 # Boots (qemu TCG, one at a time): per kernel one boot at 4 vCPUs with every
 # experiment, then boots at 2 and 8 vCPUs for the per-callback overhead, all
@@ -53,19 +57,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-# ---- --check: every section, numbers for every scheduler ----------------
+# ---- --check: every boot complete, every section, numbers for every scheduler
 check_results() {
-	local f=$1 flat rc=0
-	[ -f "$f" ] || { echo "$prog: check: $f: no such file" >&2; return 1; }
-	flat=$(mktemp) || return 1
-	if ! awk -v mode=flat -f "$here/json.awk" "$f" > "$flat"; then
-		rm -f "$flat"
-		echo "$prog: check: $f is not valid JSON" >&2
-		return 1
-	fi
-	awk -F'\t' -v file="$f" -f "$here/check.awk" "$flat" || rc=1
-	rm -f "$flat"
-	return $rc
+	python3 "$here/analyze.py" check "$1"
 }
 if [ -n "$check" ]; then
 	check_results "$check" && echo "$prog: check: $check: every section present"
@@ -80,7 +74,7 @@ fi
 for s in $suites; do
 	[[ $s =~ ^[a-z][a-z0-9.-]*$ ]] || die "bad suite name '$s'"
 done
-for t in awk gnuplot sort; do
+for t in awk gnuplot python3; do
 	command -v "$t" >/dev/null || die "'$t' not found (tests/setup-deps.sh installs it)"
 done
 
@@ -182,35 +176,17 @@ run_boots() {
 
 # ---- results, plots, report ---------------------------------------------
 analyze() {
-	local rec=$out/records.txt plots=$out/benchmarks suite rel b smp rc wall
+	local plots=$out/benchmarks
 	[ -s "$out/boots.txt" ] || die "$out/boots.txt: no boots recorded (run without --reanalyze first)"
 	rm -rf "$plots" "$out/plot-data"
 	mkdir -p "$plots"
-	{
-		printf '@@HOST meta date=%s quick=%s host_cpus=%s wall_s=%s\n' \
-			"$(tr ' ' '_' < "$out/date.txt")" "$(cat "$out/quick.txt")" "$(nproc)" "$(cat "$out/wall_s.txt")"
-		while read -r suite rel b smp rc wall; do
-			printf '@@HOST boot suite=%s release=%s boot=%s smp=%s rc=%s wall_s=%s\n' \
-				"$suite" "$rel" "$b" "$smp" "$rc" "$wall"
-			grep -a '^@@B' "$logs/$suite-$b.log" || true
-		done < "$out/boots.txt"
-	} > "$rec"
-	awk -v plots="$plots" -f "$here/analyze.awk" "$rec" > "$out/results.flat"
-	# strings with spaces: set here rather than through the key=value records
-	awk -F'\t' -v d="$(cat "$out/date.txt")" -v c="$(cat "$out/command.txt")" \
-			-v qv="$(qemu-system-x86_64 --version | head -n1)" \
-			-v qs="$(cat "$out/qemu-settings.txt")" \
-			-v qc="$(cat "$out/qemu-cmdline.txt" 2>/dev/null || echo unknown)" 'BEGIN { OFS = "\t" }
-			$1 == "meta.generated" { $3 = d } $1 == "meta.command" { $3 = c }
-			$1 == "meta.qemu_version" { $3 = qv } $1 == "meta.qemu_settings" { $3 = qs }
-			$1 == "meta.qemu_cmdline" { $3 = qc } { print }' "$out/results.flat" > "$out/results.flat.tmp"
-	mv "$out/results.flat.tmp" "$out/results.flat"
-	awk -v mode=tojson -f "$here/json.awk" "$out/results.flat" > "$out/results.json.tmp"
+	python3 "$here/analyze.py" analyze "$out" --host-cpus "$(nproc)" \
+		--qemu-version "$(qemu-system-x86_64 --version | head -n1)" \
+		--plot-data "$plots" --output "$out/results.json.tmp" || die "analysis failed"
 	mv "$out/results.json.tmp" "$out/results.json"
 	plot "$plots"
-	awk -v mode=flat -f "$here/json.awk" "$out/results.json" > "$out/results.json.flat"
-	awk -F'\t' -v plotdir=benchmarks -f "$here/report.awk" "$out/results.json.flat" > "$out/benchmarks.md"
-	rm -f "$out/results.json.flat"
+	python3 "$here/analyze.py" report "$out/results.json" --plot-dir benchmarks > "$out/benchmarks.md" ||
+		die "report failed"
 	say "wrote $out/results.json and $out/benchmarks.md"
 }
 

@@ -1,0 +1,242 @@
+"""Unit tests of tests/bench/analyze.py on the saved logs of fixtures/.
+
+  python3 -m unittest discover -s tests/bench -p '*_test.py'
+"""
+
+import io
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import analyze  # noqa: E402
+
+FIXTURES = os.path.join(HERE, "fixtures")
+HOST_CPUS = 2
+QEMU_VERSION = "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)"
+
+
+def assert_same_results(test, actual, expected, path="results"):
+    """Equal structure and strings; numbers equal to 6 significant digits
+    (the awk rounded intermediate averages to 6 digits, this does not)."""
+    if isinstance(expected, dict):
+        test.assertIsInstance(actual, dict, path)
+        test.assertEqual(sorted(actual), sorted(expected), path)
+        for key in expected:
+            assert_same_results(test, actual[key], expected[key], path + "." + key)
+    elif isinstance(expected, list):
+        test.assertIsInstance(actual, list, path)
+        test.assertEqual(len(actual), len(expected), path)
+        for index, (mine, theirs) in enumerate(zip(actual, expected)):
+            assert_same_results(test, mine, theirs, "%s.%d" % (path, index))
+    elif analyze.is_number(expected):
+        test.assertTrue(analyze.is_number(actual), "%s: %r" % (path, actual))
+        test.assertTrue(math.isclose(actual, expected, rel_tol=2e-5),
+                        "%s: %r, expected %r" % (path, actual, expected))
+    else:
+        test.assertEqual(actual, expected, path)
+
+
+class FixtureTest(unittest.TestCase):
+    """The analyzer against what the awk pipeline made of the same logs."""
+
+    def run_fixture(self, name):
+        fixture = os.path.join(FIXTURES, name)
+        plots = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, plots)
+        results = analyze.analyze(fixture, HOST_CPUS, QEMU_VERSION, plots)
+        # what is written is what is read back
+        results = json.loads(json.dumps(results))
+        with open(os.path.join(fixture, "expected", "results.json"), encoding="utf-8") as handle:
+            expected = json.load(handle)
+        assert_same_results(self, results, expected)
+
+        for plot in sorted(os.listdir(os.path.join(fixture, "expected", "plot-data"))):
+            with open(os.path.join(fixture, "expected", "plot-data", plot), encoding="utf-8") as handle:
+                expected_plot = handle.read()
+            with open(os.path.join(plots, plot), encoding="utf-8") as handle:
+                self.assertEqual(handle.read(), expected_plot, plot)
+        self.assertEqual(sorted(os.listdir(plots)),
+                         sorted(os.listdir(os.path.join(fixture, "expected", "plot-data"))))
+
+        with open(os.path.join(fixture, "expected", "benchmarks.md"), encoding="utf-8") as handle:
+            self.assertEqual(analyze.report(results).splitlines(), handle.read().splitlines())
+
+        with open(os.path.join(fixture, "expected", "check.out"), encoding="utf-8") as handle:
+            expected_check = [line.split(": check: ", 1)[1] for line in handle.read().splitlines()]
+        self.assertEqual(analyze.check(results), expected_check)
+        return results
+
+    def test_quick_run(self):
+        results = self.run_fixture("quick-sid")
+        self.assertEqual(results["meta"]["suites"], ["sid"])
+        self.assertTrue(results["kernels"]["sid"]["complete"])
+
+    def test_two_kernels_with_errors_and_a_timed_out_boot(self):
+        results = self.run_fixture("two-kernels")
+        trixie = results["kernels"]["trixie-backports"]
+        self.assertFalse(trixie["complete"])
+        self.assertEqual(trixie["latency"]["reps"], 2)
+        self.assertEqual(trixie["latency"]["deadline"]["samples"]["min"],
+                         trixie["latency"]["deadline"]["samples"]["max"])
+        self.assertEqual(trixie["errors"]["scx_error_exits"], 1)
+        self.assertEqual(trixie["targets"]["t5"]["all"]["met"], "no")
+
+
+class StatisticsTest(unittest.TestCase):
+    """Small cases worked out by hand."""
+
+    def histogram(self, counts):
+        histogram = analyze.Histogram()
+        for value, count in counts.items():
+            histogram.add(value, count)
+        return histogram
+
+    def test_median(self):
+        self.assertIsNone(analyze.median([]))
+        self.assertEqual(analyze.median([3]), 3)
+        self.assertEqual(analyze.median([5, 1, 3]), 3)
+        self.assertEqual(analyze.median([4, 1, 3, 2]), 2.5)
+
+    def test_min_median_max(self):
+        self.assertEqual(analyze.min_median_max([2, 9, 4]), {"min": 2, "median": 4, "max": 9})
+        self.assertEqual(analyze.min_median_max([]), {"min": None, "median": None, "max": None})
+
+    def test_percentile_is_nearest_rank(self):
+        # 1..100 once each: p50 is the 50th value, p99 the 99th
+        histogram = self.histogram({value: 1 for value in range(1, 101)})
+        self.assertEqual(histogram.percentile(0.50), 50)
+        self.assertEqual(histogram.percentile(0.99), 99)
+        # 10 samples: rank ceil(9.9) = 10 for p99, ceil(5) = 5 for p50
+        histogram = self.histogram({1: 5, 2: 4, 100: 1})
+        self.assertEqual(histogram.percentile(0.50), 1)
+        self.assertEqual(histogram.percentile(0.99), 100)
+        self.assertIsNone(analyze.Histogram().percentile(0.5))
+
+    def test_histogram_summary(self):
+        summary = analyze.histogram_summary(self.histogram({10: 3, 40: 1}))
+        self.assertEqual(summary, {"n": 4, "avg": 17.5, "max": 40, "p50": 10, "p99": 40})
+
+    def test_ccdf_thins_close_values_and_keeps_the_last(self):
+        histogram = self.histogram({0: 1, 100: 1, 100.5: 1, 200: 1})
+        # 0 is drawn at 1 (log axes); 100.5 is within 1 % of 100
+        self.assertEqual(histogram.ccdf_points(), [(1, 1.0), (100, 0.75), (200, 0.25)])
+
+    def test_ratio(self):
+        self.assertEqual(analyze.ratio(3, 2), 1.5)
+        self.assertIsNone(analyze.ratio(3, 0))
+        self.assertIsNone(analyze.ratio(None, 2))
+        self.assertIsNone(analyze.ratio("nan", 2))
+
+    def test_repeat_ratios_pair_each_repeat_with_eevdf(self):
+        values = {("eevdf", 1, 4): 100, ("burst", 1, 4): 110,
+                  ("eevdf", 2, 4): 200, ("burst", 2, 4): 180,
+                  ("burst", 3, 4): 50}          # no EEVDF run in repeat 3
+        self.assertEqual(analyze.repeat_ratios(values, "burst", 4, 3), [1.1, 0.9])
+
+    def test_round6(self):
+        self.assertEqual(analyze.round6(4139746420), 4139750000)
+        self.assertEqual(analyze.round6(86.854912), 86.8549)
+        self.assertIsNone(analyze.round6(None))
+        self.assertIsNone(analyze.round6(float("nan")))
+
+    def test_growth_needs_enough_calls_and_keeps_the_two_largest(self):
+        before = {"a": (100, 60, 0, 0), "b": (100, 60, 0, 0), "c": (100, 60, 0, 0), "rare": (100, 10, 0, 0)}
+        after = {"a": (150, 60, 0, 0), "b": (120, 60, 0, 0), "c": (300, 60, 0, 0), "rare": (900, 60, 0, 0)}
+        growth = analyze.Growth(before, after)
+        self.assertEqual(growth.ratios, {"a": 1.5, "b": 1.2, "c": 3})
+        self.assertEqual((growth.worst, growth.worst_callback), (3, "c"))
+        self.assertEqual((growth.next, growth.next_callback), (1.5, "a"))
+
+
+class BadInputTest(unittest.TestCase):
+    """Bad input: one line naming the problem on stderr, exit status 2."""
+
+    def run_dir_with(self, log_text):
+        run_dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, run_dir)
+        shutil.copytree(os.path.join(FIXTURES, "quick-sid"), run_dir, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("expected"))
+        with open(os.path.join(run_dir, "logs", "sid-main.log"), "w", encoding="utf-8") as handle:
+            handle.write(log_text)
+        return run_dir
+
+    def run_analyzer(self, *args):
+        process = subprocess.run([sys.executable, os.path.join(HERE, "analyze.py"), *args],
+                                 capture_output=True, text=True)
+        return process.returncode, process.stdout, process.stderr
+
+    def assert_one_line_error(self, args, fragment):
+        status, stdout, stderr = self.run_analyzer(*args)
+        self.assertEqual(status, 2, stderr)
+        self.assertEqual(stdout, "")
+        self.assertEqual(len(stderr.splitlines()), 1, stderr)
+        self.assertTrue(stderr.startswith("analyze.py: error: "), stderr)
+        self.assertIn(fragment, stderr)
+
+    def analyze_args(self, run_dir):
+        return ["analyze", run_dir, "--host-cpus", "2", "--qemu-version", "qemu"]
+
+    def test_record_cut_in_the_middle(self):
+        with open(os.path.join(FIXTURES, "quick-sid", "logs", "sid-main.log"), encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        cut = next(i for i, line in enumerate(lines) if line.startswith("@@B sb "))
+        run_dir = self.run_dir_with("\n".join(lines[:cut] + ["@@B sb sched=eevdf rep=1 thr"]) + "\n")
+        self.assert_one_line_error(self.analyze_args(run_dir), "sid-main.log:%d: malformed field 'thr'" % (cut + 1))
+
+    def test_histogram_cut_in_the_middle(self):
+        run_dir = self.run_dir_with("@@B start mode=main ncpu=4\n@@B hist lat.eevdf.1 12:3 14\n")
+        self.assert_one_line_error(self.analyze_args(run_dir), "malformed histogram pair '14'")
+
+    def test_not_a_benchmark_log(self):
+        run_dir = self.run_dir_with("[    1.0] Linux version 7.2\nKernel panic\n")
+        self.assert_one_line_error(self.analyze_args(run_dir), "no '@@B start' record")
+
+    def test_missing_log(self):
+        with open(os.path.join(FIXTURES, "quick-sid", "logs", "sid-main.log"), encoding="utf-8") as handle:
+            run_dir = self.run_dir_with(handle.read())
+        os.remove(os.path.join(run_dir, "logs", "sid-ovh2.log"))
+        self.assert_one_line_error(self.analyze_args(run_dir), "sid-ovh2.log: no such file")
+
+    def test_log_that_stops_early_is_analyzed_and_fails_the_check(self):
+        with open(os.path.join(FIXTURES, "quick-sid", "logs", "sid-main.log"), encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        cut = next(i for i, line in enumerate(lines) if line.startswith("@@B sw "))
+        run_dir = self.run_dir_with("\n".join(lines[:cut]) + "\n")
+        results = analyze.analyze(run_dir, 2, "qemu")
+        self.assertFalse(results["kernels"]["sid"]["complete"])
+        problems = analyze.check(results)
+        self.assertIn("kernels.sid.boots: boot main ended before its '@@B end' record", problems)
+        self.assertIn("kernels.sid.live_switch.to_burst.visible_ms.median is null (experiment 5, to burst)",
+                      problems)
+
+    def test_invalid_json_for_report_and_check(self):
+        bad = os.path.join(tempfile.mkdtemp(), "results.json")
+        self.addCleanup(shutil.rmtree, os.path.dirname(bad))
+        with open(bad, "w", encoding="utf-8") as handle:
+            handle.write('{"meta": {"suites": ["sid"]')
+        self.assert_one_line_error(["check", bad], "is not valid JSON")
+        self.assert_one_line_error(["report", bad], "is not valid JSON")
+
+    def test_check_of_an_empty_object(self):
+        problems = analyze.check({})
+        self.assertIn("meta.suites: no kernel", problems)
+
+    def test_check_exit_status(self):
+        good = os.path.join(FIXTURES, "quick-sid", "expected", "results.json")
+        self.assertEqual(self.run_analyzer("check", good), (0, "", ""))
+        status, _, stderr = self.run_analyzer(
+            "check", os.path.join(FIXTURES, "two-kernels", "expected", "results.json"))
+        self.assertEqual(status, 1)
+        self.assertIn("boot ovh8 ended with status 124", stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
