@@ -6,8 +6,10 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${SCX_BURST_BUILD:-$top/build}
 
+prog=run-tests.sh
+. "$top/tests/lib/common.sh"
+
 "$top/tests/setup-deps.sh"
-cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
-cmake --build "$build" -j"$(nproc)"
+build_tree "$top" "$build"
 cd "$build"
 ctest --output-on-failure -j2 --timeout 900 "$@"

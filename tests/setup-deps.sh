@@ -26,7 +26,7 @@
 set -euo pipefail
 
 prog=setup-deps
-die() { echo "$prog: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
 
 os_release=/etc/os-release
 print_plan=0

@@ -33,11 +33,10 @@
 set -euo pipefail
 
 prog=run-bench.sh
-die() { echo "$prog: error: $*" >&2; exit 1; }
-say() { echo "$prog: $*" >&2; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/common.sh"
 top=$(cd "$here/../.." && pwd)
 
 quick=0 out='' daemon=${SCX_BURST_DAEMON:-} suites='' docs=1 reanalyze=0 check=''
@@ -69,7 +68,7 @@ fi
 [ -n "$out" ] || out=$top/build/bench
 [ "$quick" = 0 ] || docs=0
 if [ -z "$suites" ]; then
-	[ "$quick" = 1 ] && suites=sid || suites="sid trixie-backports"
+	[ "$quick" = 1 ] && suites=${SCX_BURST_SUITES[0]} || suites="${SCX_BURST_SUITES[*]}"
 fi
 for s in $suites; do
 	[[ $s =~ ^[a-z][a-z0-9.-]*$ ]] || die "bad suite name '$s'"
@@ -91,7 +90,7 @@ else
 	ovh_guest=(ovh_s=3 ovh_reps=3 floor_s=3)
 	main_timeout=1800 ovh_timeout=600
 fi
-qemu_settings="qemu-system-x86_64 -machine q35 -cpu max -m 2048 -accel tcg,thread=single -icount shift=2,sleep=off,align=off -seed 1; kernel command line nokaslr; -smp $main_smp (overhead boots: ${ovh_smps// /, })"
+qemu_settings="qemu-system-x86_64 ${QEMU_MACHINE[*]} -m $QEMU_MEM_MB ${QEMU_ICOUNT[*]}; kernel command line $QEMU_ICOUNT_APPEND; -smp $main_smp (overhead boots: ${ovh_smps// /, })"
 
 logs=$out/logs
 mkdir -p "$out" "$logs" || die "cannot create $out"
@@ -103,21 +102,15 @@ run_boots() {
 	for t in qemu-system-x86_64 gcc bpftool cpio zstd; do
 		command -v "$t" >/dev/null || die "'$t' not found (tests/setup-deps.sh installs it)"
 	done
-	grep -q 'shift=2,sleep=off,align=off' "$top/tests/vm/run-vm.sh" ||
-		die "tests/vm/run-vm.sh --icount no longer uses shift=2,sleep=off,align=off: update qemu_settings here"
 	[ "$(id -u)" -eq 0 ] || die "must run as root (tests/vm/mkinitramfs.sh)"
 
 	if [ -z "$daemon" ]; then
 		local build=${SCX_BURST_BUILD:-$top/build}
-		say "building scx_burst in $build"
-		cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
-		cmake --build "$build" -j"$(nproc)" --target scx_burst > /dev/null
+		log "building scx_burst in $build"
+		build_tree "$top" "$build" scx_burst > /dev/null
 		daemon=$build/scx_burst
 	fi
-	[ -f "$daemon" ] && [ -x "$daemon" ] || die "$daemon: not an executable file"
-	if readelf -l "$daemon" 2>/dev/null | grep -q 'Requesting program interpreter'; then
-		die "$daemon is dynamically linked; configure with -DSCX_BURST_STATIC=ON"
-	fi
+	require_static "$daemon"
 
 	rm -rf "$image" "$logs"
 	mkdir -p "$image/scenarios" "$logs"
@@ -125,7 +118,7 @@ run_boots() {
 	cp "$top/tests/vm/scenarios/lib.sh" "$here/bench.sh" "$scen/"
 	gcc -O2 -Wall -Wextra -static -pthread -o "$scen/benchprobe" "$here/benchprobe.c" ||
 		die "cannot build benchprobe (static glibc: libc6-dev)"
-	say "building the initramfs"
+	log "building the initramfs"
 	MKINITRAMFS_BINS=bpftool MKINITRAMFS_ZSTD_LEVEL=3 \
 		"$top/tests/vm/mkinitramfs.sh" "$image/initramfs.cpio.zst" "$daemon" "$scen" 2>&1 |
 		sed 's/^/  /' >&2
@@ -143,7 +136,7 @@ run_boots() {
 				b=ovh$smp words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout
 			fi
 			log=$logs/$suite-$b.log
-			say "$suite ($rel): boot '$b', $smp vCPUs"
+			log "$suite ($rel): boot '$b', $smp vCPUs"
 			b0=$(date +%s.%N)
 			# the exact qemu command line, read off the running process
 			if [ -z "$qemu_cmdline" ]; then
@@ -164,7 +157,7 @@ run_boots() {
 			b1=$(date +%s.%N)
 			printf '%s %s %s %s %s %.1f\n' "$suite" "$rel" "$b" "$smp" "$rc" \
 				"$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" >> "$out/boots.txt"
-			[ "$rc" = 0 ] || say "warning: $suite boot '$b' ended with status $rc (see $log)"
+			[ "$rc" = 0 ] || log "warning: $suite boot '$b' ended with status $rc (see $log)"
 		done
 	done <<< "$kernels"
 	echo "$(( $(date +%s) - t0 ))" > "$out/wall_s.txt"
@@ -187,7 +180,7 @@ analyze() {
 	plot "$plots"
 	python3 "$here/analyze.py" report "$out/results.json" --plot-dir benchmarks > "$out/benchmarks.md" ||
 		die "report failed"
-	say "wrote $out/results.json and $out/benchmarks.md"
+	log "wrote $out/results.json and $out/benchmarks.md"
 }
 
 # gnuplot's SVG output; BENCH_PLOT_FORMAT=png gives PNG files instead
@@ -263,13 +256,13 @@ if [ "$docs" = 1 ]; then
 		mkdir -p "$top/docs/benchmarks"
 		cp "$out"/benchmarks/*.svg "$top/docs/benchmarks/"
 		cp "$out/benchmarks.md" "$top/docs/benchmarks.md"
-		say "regenerated docs/benchmarks.md and docs/benchmarks/"
+		log "regenerated docs/benchmarks.md and docs/benchmarks/"
 	else
-		say "results incomplete: docs/benchmarks.md left as it was"
+		log "results incomplete: docs/benchmarks.md left as it was"
 	fi
 fi
 while read -r suite rel b smp brc wall; do
-	[ "$brc" = 0 ] || { say "boot $suite/$b failed (status $brc)"; rc=1; }
+	[ "$brc" = 0 ] || { log "boot $suite/$b failed (status $brc)"; rc=1; }
 done < "$out/boots.txt"
-say "total wall time $(cat "$out/wall_s.txt") s"
+log "total wall time $(cat "$out/wall_s.txt") s"
 exit "$rc"

@@ -23,10 +23,9 @@
 set -euo pipefail
 
 prog=kernels.sh
-log() { echo "$prog: $*" >&2; }
-die() { echo "$prog: error: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib/common.sh"
 
-default_suites=(sid trixie-backports)
+default_suites=("${SCX_BURST_SUITES[@]}")
 cache=${SCX_BURST_CACHE:-/var/cache/scx-burst}
 max_age=${SCX_BURST_LISTS_MAX_AGE:-86400}
 force_refresh=${SCX_BURST_KERNELS_REFRESH:-0}

@@ -24,7 +24,7 @@
 set -euo pipefail
 
 prog=mkinitramfs.sh
-die() { echo "$prog: error: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib/common.sh"
 
 [ $# -ge 2 ] && [ $# -le 3 ] || die "usage: $0 OUT.cpio.zst DAEMON_BINARY [EXTRA_DIR]"
 out=$1 daemon=$2 extra=${3:-}

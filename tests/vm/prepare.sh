@@ -6,15 +6,14 @@
 # VM_DIR/initramfs.cpio.zst.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+prog=prepare.sh
+. "$here/../lib/common.sh"
 vm_dir=$1
 daemon=$2
 
 mkdir -p "$vm_dir"
-if readelf -l "$daemon" | grep -q 'Requesting program interpreter'; then
-	echo "prepare: $daemon is dynamically linked; configure with -DSCX_BURST_STATIC=ON" >&2
-	exit 1
-fi
-"$here/kernels.sh" sid trixie-backports > "$vm_dir/kernels.txt.tmp"
+require_static "$daemon"
+"$here/kernels.sh" "${SCX_BURST_SUITES[@]}" > "$vm_dir/kernels.txt.tmp"
 mv "$vm_dir/kernels.txt.tmp" "$vm_dir/kernels.txt"
 cat "$vm_dir/kernels.txt"
 "$here/mkinitramfs.sh" "$vm_dir/initramfs.cpio.zst" "$daemon" "$here/scenarios"

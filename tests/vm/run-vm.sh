@@ -28,10 +28,11 @@
 set -euo pipefail
 
 prog=run-vm.sh
-die() { echo "$prog: error: $*" >&2; exit 125; }
+die_status=125
+. "$(dirname "$0")/../lib/common.sh"
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-kernel='' initrd='' smp='' mem=2048 limit=300 icount=0 log='' topology=''
+kernel='' initrd='' smp='' mem=$QEMU_MEM_MB limit=300 icount=0 log='' topology=''
 words=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -76,11 +77,11 @@ done
 qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found (tests/setup-deps.sh installs it)"
 
 append="console=ttyS0 quiet panic=-1"
-qargs=(-machine q35 -cpu max -smp "$smp_arg" -m "$mem" -accel 'tcg,thread=single'
+qargs=("${QEMU_MACHINE[@]}" -smp "$smp_arg" -m "$mem"
 	-nodefaults -no-user-config -display none -serial stdio -no-reboot)
 if [ "$icount" = 1 ]; then
-	qargs+=(-icount 'shift=2,sleep=off,align=off' -seed 1)
-	append+=" nokaslr"
+	qargs+=("${QEMU_ICOUNT[@]}")
+	append+=" $QEMU_ICOUNT_APPEND"
 fi
 append+=" timeout=$limit"
 [ ${#words[@]} -eq 0 ] || append+=" ${words[*]}"
