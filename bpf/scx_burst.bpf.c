@@ -892,79 +892,102 @@ static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 	return false;
 }
 
+/* One ops.enqueue call: the task, its queue key and slice, where it was. */
+struct enq {
+	struct task_struct *p;
+	struct burst_task_ctx *tctx;
+	struct burst_stats *st;
+	u64 flags, key, slice, now;
+	u32 policy;
+	s32 cpu;
+};
+
+/* Wake @idle (if any) to run what was just queued; else maybe preempt. */
+static __always_inline void wake_or_preempt(const struct enq *e, s32 idle)
+{
+	if (idle >= 0) {
+		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+		stat_add(e->st, BURST_STAT_kick_idle, 1);
+	} else if (e->flags & SCX_ENQ_WAKEUP) {
+		try_preempt(e->p, e->tctx, e->policy, e->key, e->cpu);
+	}
+}
+
+/* A task that may run on one CPU only: that CPU's pinned queue, which
+ * only it serves. */
+static __always_inline void queue_pinned(const struct enq *e)
+{
+	burst_dsq_insert_vtime(e->p, pin_dsq(e->policy, e->cpu), e->slice, e->key,
+			       e->flags);
+	if (e->flags & SCX_ENQ_WAKEUP)
+		try_preempt(e->p, e->tctx, e->policy, e->key, e->cpu);
+	scx_bpf_kick_cpu(e->cpu, SCX_KICK_IDLE);
+}
+
+/*
+ * A task whose affinity excludes the primary domain: the outside queue of
+ * its LLC, served by that LLC's CPUs outside the domain (and stolen by
+ * the other LLCs' ones).
+ */
+static __always_inline void queue_outside(const struct enq *e)
+{
+	burst_dsq_insert_vtime(e->p, outside_dsq(e->policy, llc_of(e->cpu)),
+			       e->slice, e->key, e->flags);
+	wake_or_preempt(e, pick_idle_in(e->cpu, e->p->cpus_ptr, scratch()));
+}
+
+/*
+ * Every other task: an LLC queue (a domain LLC's for a task that may use
+ * the domain, queue_llc()), and an idle CPU that may run it pulls it;
+ * no idle CPU in the domain starts or continues a saturation episode.
+ */
+static __always_inline void queue_shared(const struct enq *e)
+{
+	bool saturated;
+	s32 idle;
+
+	burst_dsq_insert_vtime(e->p, llc_dsq(e->policy, queue_llc(e->p, e->cpu)),
+			       e->slice, e->key, e->flags);
+	idle = pick_idle_cpu(e->p, e->cpu, &saturated);
+	if (saturated)
+		note_saturated(e->now, e->st);
+	wake_or_preempt(e, idle);
+}
+
 void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 {
-	struct burst_stats *st = stats_here();
-	struct burst_task_ctx *tctx;
-	u32 policy = active_policy();
-	s32 cpu = scx_bpf_task_cpu(p), idle;
-	bool saturated;
-	u64 key, slice, now;
+	struct enq e = {
+		.p = p, .st = stats_here(), .flags = enq_flags,
+		.policy = active_policy(), .cpu = scx_bpf_task_cpu(p),
+	};
 
-	stat_add(st, BURST_STAT_enqueue, 1);
+	stat_add(e.st, BURST_STAT_enqueue, 1);
 
 	if (is_percpu_kthread(p)) {
-		burst_dsq_insert(p, SCX_DSQ_LOCAL, tunables.slice_ns,
-				   enq_flags);
-		stat_add(st, BURST_STAT_direct, 1);
+		burst_dsq_insert(p, SCX_DSQ_LOCAL, tunables.slice_ns, enq_flags);
+		stat_add(e.st, BURST_STAT_direct, 1);
 		return;
 	}
 
-	tctx = task_ctx(p);
-	if (!tctx) {
+	e.tctx = task_ctx(p);
+	if (!e.tctx) {
 		scx_bpf_error("failed to look up task ctx for pid %d", p->pid);
 		return;
 	}
-	now = burst_now();
-	tctx->flags = task_flags(p);
-	tctx->queued_at = now;
-	key = task_key(p, tctx, policy, now, &slice);
+	e.now = burst_now();
+	e.tctx->flags = task_flags(p);
+	e.tctx->queued_at = e.now;
+	e.key = task_key(p, e.tctx, e.policy, e.now, &e.slice);
 
-	if ((enq_flags & SCX_ENQ_LAST) && enqueue_last(p, cpu, slice, enq_flags, st))
+	if ((enq_flags & SCX_ENQ_LAST) &&
+	    enqueue_last(p, e.cpu, e.slice, enq_flags, e.st))
 		return;
-
-	/* Pinned tasks: their CPU's pinned queue, only that CPU serves it. */
-	if (tctx->flags & BURST_TASK_PINNED) {
-		burst_dsq_insert_vtime(p, pin_dsq(policy, cpu), slice, key,
-					 enq_flags);
-		if (enq_flags & SCX_ENQ_WAKEUP)
-			try_preempt(p, tctx, policy, key, cpu);
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-		return;
-	}
-
-	/*
-	 * Tasks whose affinity excludes the primary domain: the outside
-	 * queue of their LLC, served by that LLC's CPUs outside the domain
-	 * (and stolen by the other LLCs' ones); wake an idle CPU of theirs.
-	 */
-	if (!wants_domain(p)) {
-		burst_dsq_insert_vtime(p, outside_dsq(policy, llc_of(cpu)),
-					 slice, key, enq_flags);
-		idle = pick_idle_in(cpu, p->cpus_ptr, scratch());
-		if (idle >= 0) {
-			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
-			stat_add(st, BURST_STAT_kick_idle, 1);
-		} else if (enq_flags & SCX_ENQ_WAKEUP) {
-			try_preempt(p, tctx, policy, key, cpu);
-		}
-		return;
-	}
-
-	burst_dsq_insert_vtime(p, llc_dsq(policy, queue_llc(p, cpu)), slice,
-				 key, enq_flags);
-
-	/* An idle CPU that may run it pulls it; otherwise maybe preempt. */
-	idle = pick_idle_cpu(p, cpu, &saturated);
-	if (saturated)
-		note_saturated(now, st);
-	if (idle >= 0) {
-		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
-		stat_add(st, BURST_STAT_kick_idle, 1);
-		return;
-	}
-	if (enq_flags & SCX_ENQ_WAKEUP)
-		try_preempt(p, tctx, policy, key, cpu);
+	if (e.tctx->flags & BURST_TASK_PINNED)
+		queue_pinned(&e);
+	else if (!wants_domain(p))
+		queue_outside(&e);
+	else
+		queue_shared(&e);
 }
 
 /*
@@ -1110,10 +1133,58 @@ static void keep_prev(struct task_struct *prev, struct burst_task_ctx *ptctx,
 	stat_inc(BURST_STAT_keep_running);
 }
 
+/*
+ * The previous task, if it still wants to run and competes for @cpu: it
+ * is charged and its up-to-date key (as if re-queued) goes to *@key.
+ * Outside a primary domain that does not overflow, one that may use the
+ * domain does not compete: it goes back to the domain.  NULL otherwise.
+ */
+static __always_inline struct burst_task_ctx *
+prev_competes(struct task_struct *prev, s32 cpu, u32 policy, u64 now, u64 *key)
+{
+	struct burst_task_ctx *ptctx;
+
+	if (!prev || !(prev->scx.flags & SCX_TASK_QUEUED))
+		return NULL;
+	ptctx = task_ctx(prev);
+	if (!ptctx)
+		return NULL;
+	charge(prev, ptctx, now, stats_here());
+	*key = peek_key(prev, ptctx, policy, now);
+	if (!in_primary(cpu) && !overflow && wants_domain(prev) &&
+	    !(ptctx->flags & BURST_TASK_PINNED))
+		return NULL;
+	return ptctx;
+}
+
+/*
+ * Move the head best_head() chose to @cpu's local queue.  If another CPU
+ * took it first, the head of @cpu's own queues (pinned, then its LLC's
+ * when it may serve it).  False if nothing was moved.
+ */
+static __always_inline bool take_head(s32 cpu, u32 policy, u32 llc,
+				      const struct pick *pk)
+{
+	if (burst_dsq_move_to_local(pk->dsq)) {
+		stat_inc(pk->stat);
+		return true;
+	}
+	if (burst_dsq_move_to_local(pin_dsq(policy, cpu))) {
+		stat_inc(BURST_STAT_dispatch_pin);
+		return true;
+	}
+	if ((in_primary(cpu) || overflow) &&
+	    burst_dsq_move_to_local(llc_dsq(policy, llc))) {
+		stat_inc(BURST_STAT_dispatch_shared);
+		return true;
+	}
+	return false;
+}
+
 void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 policy = active_policy(), llc = llc_of(cpu);
-	struct burst_task_ctx *ptctx = NULL;
+	struct burst_task_ctx *ptctx;
 	u64 now = burst_now(), prev_key = 0;
 	struct pick pk;
 
@@ -1122,37 +1193,11 @@ void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 	if (rescue_pending && rescue_overdue(cpu, now))
 		return;
 
-	/*
-	 * A previous task that still wants to run competes with the queue
-	 * heads under its up-to-date key, as if it had been re-queued.
-	 * Outside a primary domain that does not overflow, one that may use
-	 * the domain goes back to it instead.
-	 */
-	if (prev && (prev->scx.flags & SCX_TASK_QUEUED)) {
-		ptctx = task_ctx(prev);
-		if (ptctx) {
-			charge(prev, ptctx, now, stats_here());
-			prev_key = peek_key(prev, ptctx, policy, now);
-			if (!in_primary(cpu) && !overflow && wants_domain(prev) &&
-			    !(ptctx->flags & BURST_TASK_PINNED))
-				ptctx = NULL;
-		}
-	}
-
+	ptctx = prev_competes(prev, cpu, policy, now, &prev_key);
 	pk = best_head(cpu, policy, llc);
-	if (pk.found && (!ptctx || time_before(pk.key, prev_key))) {
-		if (burst_dsq_move_to_local(pk.dsq)) {
-			stat_inc(pk.stat);
-			return;
-		}
-		/* Lost a race for the peeked head: the local queues, if any. */
-		if (burst_dsq_move_to_local(pin_dsq(policy, cpu)) ||
-		    ((in_primary(cpu) || overflow) &&
-		     burst_dsq_move_to_local(llc_dsq(policy, llc)))) {
-			stat_inc(BURST_STAT_dispatch_pin);
-			return;
-		}
-	}
+	if (pk.found && (!ptctx || time_before(pk.key, prev_key)) &&
+	    take_head(cpu, policy, llc, &pk))
+		return;
 
 	/* A domain CPU with nothing it could take: the domain has room. */
 	if (!pk.found && primary_enabled && in_primary(cpu))
