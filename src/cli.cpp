@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "scx_burst/options.hpp"
 
+#include "scx_burst/ctl.hpp"
+
 namespace scx_burst {
 
 CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
@@ -45,13 +47,21 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		->capture_default_str()
 		->group("Debug");
 
-	CLI::App *sub = app.add_subcommand(
-		"ctl", "talk to a running daemon: get | set key=value... | stats | "
-		       "stats_meta | raw 'JSON'");
+	// The verbs are the protocol's requests (ctl_requests()) and raw.
+	std::vector<std::string> verbs;
+	std::string verb_help;
+	for (const auto &r : ctl_requests()) {
+		verbs.push_back(r.name);
+		verb_help += std::string(r.name) + (r.takes_assignments ? " key=value..." : "") +
+			     " (" + r.help + "); ";
+	}
+	verbs.push_back("raw");
+	verb_help += "raw 'JSON' (one request line, as is)";
+	CLI::App *sub = app.add_subcommand("ctl", "talk to a running daemon: " + verb_help);
 	sub->fallthrough();	/* ctl stats --json, ctl get --ctl-socket P */
-	sub->add_option("verb", ctl.verb, "get, set, stats, stats_meta or raw")
+	sub->add_option("verb", ctl.verb, "the request")
 		->required()
-		->check(CLI::IsMember({"get", "set", "stats", "stats_meta", "raw"}));
+		->check(CLI::IsMember(verbs));
 	sub->add_option("assignments", ctl.assignments,
 			"for set: policy=deadline rr_interval_ms=4 ...; for raw: one request line");
 	return sub;

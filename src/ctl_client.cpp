@@ -134,7 +134,12 @@ int run_ctl(const Options &opts, const CtlCommand &cmd)
 		std::cout << r->dump() << std::endl;
 		return r->value("errno", 0) ? 1 : 0;
 	}
-	if (cmd.verb == "set") {
+	const CtlRequest *what = find_ctl_request(cmd.verb);
+	if (!what) {
+		spdlog::error("unknown ctl request '{}'", cmd.verb);
+		return 1;
+	}
+	if (what->takes_assignments) {
 		auto args = parse_assignments(cmd.assignments);
 		if (!args) {
 			spdlog::error("{}", args.error().msg);
@@ -157,7 +162,7 @@ int run_ctl(const Options &opts, const CtlCommand &cmd)
 			      r->value("errno", 0));
 		return 1;
 	}
-	if (cmd.verb == "get" || cmd.verb == "set") {
+	if (what->settings_reply) {
 		for (auto &[k, v] : resp.items())
 			std::cout << k << "=" << (v.is_string() ? v.get<std::string>() : v.dump())
 				  << "\n";

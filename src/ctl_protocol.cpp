@@ -31,6 +31,53 @@ json ctl_error(int err, const std::string &msg)
 
 namespace {
 
+json handle_get(json &, CtlBackend &backend)
+{
+	return ctl_ok(settings_json(backend));
+}
+
+json handle_stats(json &, CtlBackend &backend)
+{
+	return ctl_ok(backend.stats());
+}
+
+json handle_stats_meta(json &, CtlBackend &)
+{
+	return ctl_ok(stats_meta_json());
+}
+
+json handle_set(json &args, CtlBackend &backend)
+{
+	if (!args.is_object())
+		return ctl_error(EINVAL, "set: \"args\" must be an object of key: value");
+	// Validate everything, the domain included, before changing anything.
+	std::optional<std::vector<int>> dom;
+	if (args.contains("primary_domain")) {
+		const json &spec = args["primary_domain"];
+		if (!spec.is_string() && !spec.is_number_integer())
+			return ctl_error(EINVAL, "primary_domain: must be a mask, a CPU "
+						 "list or a keyword");
+		auto d = backend.check_domain(spec.is_string() ? spec.get<std::string>()
+							       : spec.dump());
+		if (!d)
+			return ctl_error(EINVAL, "primary_domain: " + d.error().msg);
+		dom = *d;
+		args.erase("primary_domain");
+	}
+	burst_tunables cur = backend.get();
+	std::expected<burst_tunables, SetError> t = cur;
+	if (!args.empty() || !dom)
+		t = apply_tunables(cur, args);
+	if (!t)
+		return ctl_error(t.error().err, t.error().msg);
+	if (dom) {
+		if (auto r = backend.set_domain(*dom); !r)
+			return ctl_error(EIO, r.error().msg);
+	}
+	backend.set(*t);
+	return ctl_ok(settings_json(backend));
+}
+
 json handle_request(const std::string &line, CtlBackend &backend)
 {
 	json req = json::parse(line, nullptr, false);
@@ -46,45 +93,36 @@ json handle_request(const std::string &line, CtlBackend &backend)
 	std::string what = req["req"];
 	json args = req.value("args", json::object());
 
-	if (what == "get")
-		return ctl_ok(settings_json(backend));
-	if (what == "stats")
-		return ctl_ok(backend.stats());
-	if (what == "stats_meta")
-		return ctl_ok(stats_meta_json());
-	if (what == "set") {
-		// Validate everything, the domain included, before changing anything.
-		std::optional<std::vector<int>> dom;
-		if (args.is_object() && args.contains("primary_domain")) {
-			const json &spec = args["primary_domain"];
-			if (!spec.is_string() && !spec.is_number_integer())
-				return ctl_error(EINVAL, "primary_domain: must be a mask, a CPU "
-							 "list or a keyword");
-			auto d = backend.check_domain(spec.is_string() ? spec.get<std::string>()
-								       : spec.dump());
-			if (!d)
-				return ctl_error(EINVAL, "primary_domain: " + d.error().msg);
-			dom = *d;
-			args.erase("primary_domain");
-		}
-		burst_tunables cur = backend.get();
-		std::expected<burst_tunables, SetError> t = cur;
-		if (!args.empty() || !dom)
-			t = apply_tunables(cur, args);
-		if (!t)
-			return ctl_error(t.error().err, t.error().msg);
-		if (dom) {
-			if (auto r = backend.set_domain(*dom); !r)
-				return ctl_error(EIO, r.error().msg);
-		}
-		backend.set(*t);
-		return ctl_ok(settings_json(backend));
-	}
-	return ctl_error(EOPNOTSUPP, "unknown request \"" + what +
-					     "\" (stats, stats_meta, get, set)");
+	if (const CtlRequest *r = find_ctl_request(what))
+		return r->handle(args, backend);
+	std::string names;
+	for (const auto &r : ctl_requests())
+		names += (names.empty() ? "" : ", ") + std::string(r.name);
+	return ctl_error(EOPNOTSUPP, "unknown request \"" + what + "\" (" + names + ")");
 }
 
 }  // namespace
+
+const std::vector<CtlRequest> &ctl_requests()
+{
+	static const std::vector<CtlRequest> table = {
+		{"stats", false, false, "counters since enable, per CPU and in total",
+		 handle_stats},
+		{"stats_meta", false, false, "what each stats column means", handle_stats_meta},
+		{"get", false, true, "the tunables and the primary domain", handle_get},
+		{"set", true, true, "change tunables or the primary domain",
+		 handle_set},
+	};
+	return table;
+}
+
+const CtlRequest *find_ctl_request(const std::string &name)
+{
+	for (const auto &r : ctl_requests())
+		if (name == r.name)
+			return &r;
+	return nullptr;
+}
 
 // Every error stays inside the request: a reply for any input, and the
 // reply always serialises (invalid UTF-8 in an echoed value is replaced).

@@ -5,8 +5,9 @@
 //   {"req": "set", "args": {"policy": "deadline"}}
 //   {"errno": 0, "args": {"resp": {...}}}
 //
-// Requests: stats, stats_meta, get, set.  Errors carry a non-zero errno
-// and the message as "resp".
+// The requests are the table ctl_requests() (ctl_protocol.cpp), which the
+// server dispatches on and the `scx_burst ctl VERB` command is built
+// from.  Errors carry a non-zero errno and the message as "resp".
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,22 @@ public:
 	virtual Result<std::vector<int>> check_domain(const std::string &spec) = 0;
 	virtual Result<> set_domain(const std::vector<int> &cpus) = 0;
 };
+
+// One request of the protocol.  Adding one: an entry in ctl_requests(),
+// its handler, and docs/control.md.
+struct CtlRequest {
+	const char *name;
+	// `scx_burst ctl NAME key=value...`: the words become "args"; else
+	// the command takes none.
+	bool takes_assignments;
+	// The reply is a settings object (printed as key=value lines).
+	bool settings_reply;
+	const char *help;
+	nlohmann::json (*handle)(nlohmann::json &args, CtlBackend &backend);
+};
+
+const std::vector<CtlRequest> &ctl_requests();
+const CtlRequest *find_ctl_request(const std::string &name);
 
 // Answers one request line (without its newline).
 std::string ctl_handle_line(const std::string &line, CtlBackend &backend);

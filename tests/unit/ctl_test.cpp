@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -324,6 +326,28 @@ TEST(Ctl, HostileLinesGetAnErrorReply)
 	}
 	EXPECT_EQ(b.sets, 0);
 	EXPECT_EQ(std::memcmp(&b.t, &before, sizeof(before)), 0);
+}
+
+}  // namespace
+
+namespace {
+
+// Every request of the table is documented in docs/control.md's table and
+// answers through the dispatcher.
+TEST(CtlRequests, TableIsDocumentedAndDispatched)
+{
+	std::ifstream in(std::string(SCX_BURST_SOURCE_DIR) + "/docs/control.md");
+	std::stringstream ss;
+	ss << in.rdbuf();
+	std::string doc = ss.str();
+	ASSERT_FALSE(doc.empty());
+	for (const auto &r : scx_burst::ctl_requests()) {
+		EXPECT_NE(doc.find(std::string("| `") + r.name + "` |"), std::string::npos)
+			<< r.name << " is missing from docs/control.md";
+		EXPECT_EQ(scx_burst::find_ctl_request(r.name), &r);
+		EXPECT_NE(r.handle, nullptr) << r.name;
+	}
+	EXPECT_EQ(scx_burst::find_ctl_request("raw"), nullptr) << "raw is the client's, not a request";
 }
 
 }  // namespace
