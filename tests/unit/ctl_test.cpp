@@ -2,11 +2,13 @@
 // The control protocol, against a fake backend: request handling line by
 // line, then a real server on a temporary socket.
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -195,16 +197,21 @@ protected:
 		       ("scx_burst_ctl_" + std::to_string(getpid()));
 		std::filesystem::remove_all(dir_);
 		path_ = (dir_ / "ctl.sock").string();
-		auto s = CtlServer::listen(path_);
+		auto s = CtlServer::listen(path_, limits_);
 		ASSERT_TRUE(s) << s.error().msg;
 		server_ = std::make_unique<CtlServer>(std::move(*s));
+		// As the daemon's loop: serve after every poll, timeouts included.
 		thread_ = std::thread([this] {
 			std::vector<pollfd> fds;
 			while (!stop_) {
 				fds.clear();
 				server_->add_pollfds(fds);
-				if (poll(fds.data(), fds.size(), 20) > 0)
-					server_->serve(fds, backend_);
+				poll(fds.data(), fds.size(), 20);
+				server_->serve(fds, backend_);
+				size_t n = server_->nr_clients();
+				nr_clients_ = n;
+				if (n > max_clients_)
+					max_clients_ = n;
 			}
 		});
 	}
@@ -217,9 +224,11 @@ protected:
 		std::filesystem::remove_all(dir_);
 	}
 
+	CtlLimits limits_;
 	std::filesystem::path dir_;
 	std::string path_;
 	FakeBackend backend_;
+	std::atomic<size_t> nr_clients_{0}, max_clients_{0};	// as the server saw them
 	std::unique_ptr<CtlServer> server_;
 	std::thread thread_;
 	std::atomic<bool> stop_{false};
@@ -282,6 +291,125 @@ TEST_F(CtlSocket, OversizedRequestRefused)
 	EXPECT_EQ(backend_.sets, 0);
 	auto g = ctl_request(path_, {{"req", "get"}});
 	ASSERT_TRUE(g) << g.error().msg;
+}
+
+// A connected client socket that sends nothing unless told.
+struct RawClient {
+	explicit RawClient(const std::string &path)
+	{
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		sockaddr_un addr{};
+		addr.sun_family = AF_UNIX;
+		strcpy(addr.sun_path, path.c_str());
+		if (connect(fd, (sockaddr *)&addr, sizeof(addr))) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	RawClient(const RawClient &) = delete;
+	~RawClient()
+	{
+		if (fd >= 0)
+			close(fd);
+	}
+	// The server closed its end (reads EOF or an error) within @wait.
+	bool closed_by_server(std::chrono::milliseconds wait) const
+	{
+		pollfd p{fd, POLLIN, 0};
+		if (poll(&p, 1, wait.count()) <= 0)
+			return false;
+		char c;
+		return recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+	}
+
+	int fd = -1;
+};
+
+using namespace std::chrono_literals;
+
+// Polls @cond every few milliseconds for up to @limit.
+template <typename F>
+bool wait_for(F cond, std::chrono::milliseconds limit = 10s)
+{
+	auto end = std::chrono::steady_clock::now() + limit;
+	while (!cond()) {
+		if (std::chrono::steady_clock::now() > end)
+			return false;
+		std::this_thread::sleep_for(2ms);
+	}
+	return true;
+}
+
+class CtlSocketHeld : public CtlSocket {
+protected:
+	CtlSocketHeld() { limits_.idle_timeout = std::chrono::hours(1); }
+};
+
+// 50 silent clients hold connections: the server keeps the 16 newest, and
+// a 51st client still gets its answer.
+TEST_F(CtlSocketHeld, SilentClientsCannotLockTheOperatorOut)
+{
+	const size_t n = 50;
+	std::vector<std::unique_ptr<RawClient>> silent;
+	for (size_t i = 0; i < n; i++) {
+		silent.push_back(std::make_unique<RawClient>(path_));
+		ASSERT_GE(silent.back()->fd, 0) << "client " << i;
+	}
+	// The server evicts the one idle longest: the oldest 34 are closed.
+	for (size_t i = 0; i < n - kCtlMaxClients; i++)
+		EXPECT_TRUE(silent[i]->closed_by_server(10s)) << "client " << i << " kept";
+	ASSERT_TRUE(wait_for([&] { return nr_clients_ == kCtlMaxClients; }))
+		<< nr_clients_;
+	for (size_t i = n - kCtlMaxClients; i < n; i++)
+		EXPECT_FALSE(silent[i]->closed_by_server(0ms)) << "client " << i << " closed";
+
+	auto g = ctl_request(path_, {{"req", "get"}});
+	ASSERT_TRUE(g) << g.error().msg;
+	EXPECT_EQ((*g)["errno"], 0);
+	EXPECT_EQ((*g)["args"]["resp"]["policy"], "burst");
+	EXPECT_LE(max_clients_, kCtlMaxClients);
+}
+
+class CtlSocketIdle : public CtlSocket {
+protected:
+	CtlSocketIdle() { limits_.idle_timeout = 300ms; }
+};
+
+// A silent client is closed after the idle timeout, not before; one that
+// keeps talking is not.
+TEST_F(CtlSocketIdle, SilentClientsTimeOut)
+{
+	auto start = std::chrono::steady_clock::now();
+	RawClient quiet(path_), chatty(path_);
+	ASSERT_GE(quiet.fd, 0);
+	ASSERT_GE(chatty.fd, 0);
+	ASSERT_TRUE(wait_for([&] { return nr_clients_ == 2; }));
+
+	std::string req = "{\"req\":\"get\"}\n";
+	bool chatty_ok = true;
+	while (!quiet.closed_by_server(50ms)) {
+		ASSERT_LT(std::chrono::steady_clock::now() - start, 10s) << "never closed";
+		ASSERT_EQ(send(chatty.fd, req.data(), req.size(), MSG_NOSIGNAL),
+			  (ssize_t)req.size());
+		char buf[4096];
+		timeval tv{5, 0};
+		setsockopt(chatty.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		std::string reply;
+		while (reply.find('\n') == std::string::npos) {
+			ssize_t r = recv(chatty.fd, buf, sizeof(buf), 0);
+			if (r <= 0) {
+				chatty_ok = false;
+				break;
+			}
+			reply.append(buf, r);
+		}
+		ASSERT_TRUE(chatty_ok) << "the talking client was closed";
+	}
+	EXPECT_GE(std::chrono::steady_clock::now() - start, limits_.idle_timeout);
+	EXPECT_FALSE(chatty.closed_by_server(0ms));
+	// Once the other one falls silent too, it goes the same way.
+	EXPECT_TRUE(chatty.closed_by_server(10s));
+	EXPECT_TRUE(wait_for([&] { return nr_clients_ == 0; }));
 }
 
 TEST(CtlClient, NoDaemon)
