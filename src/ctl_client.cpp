@@ -119,36 +119,41 @@ int run_monitor(const Options &opts)
 	}
 }
 
-int run_ctl(const Options &opts, const CtlCommand &cmd)
+Result<std::string> ctl_command_request(const CtlCommand &cmd)
 {
-	nlohmann::json req = {{"req", cmd.verb}};
 	if (cmd.verb == "raw") {
 		std::string line;
 		for (const auto &w : cmd.assignments)
 			line += (line.empty() ? "" : " ") + w;
-		auto r = ctl_request_line(opts.ctl_socket, line);
-		if (!r) {
-			spdlog::error("{}", r.error().msg);
-			return 1;
-		}
-		std::cout << r->dump() << std::endl;
-		return r->value("errno", 0) ? 1 : 0;
+		return line;
 	}
+	nlohmann::json req = {{"req", cmd.verb}};
 	if (cmd.verb == "set") {
 		auto args = parse_assignments(cmd.assignments);
-		if (!args) {
-			spdlog::error("{}", args.error().msg);
-			return 1;
-		}
+		if (!args)
+			return std::unexpected(args.error());
 		req["args"] = *args;
 	} else if (!cmd.assignments.empty()) {
-		spdlog::error("ctl {} takes no key=value arguments", cmd.verb);
+		return fail("ctl " + cmd.verb + " takes no key=value arguments");
+	}
+	return req.dump();
+}
+
+int run_ctl(const Options &opts, const CtlCommand &cmd)
+{
+	auto line = ctl_command_request(cmd);
+	if (!line) {
+		spdlog::error("{}", line.error().msg);
 		return 1;
 	}
-	auto r = ctl_request(opts.ctl_socket, req);
+	auto r = ctl_request_line(opts.ctl_socket, *line);
 	if (!r) {
 		spdlog::error("{}", r.error().msg);
 		return 1;
+	}
+	if (cmd.verb == "raw") {
+		std::cout << r->dump() << std::endl;
+		return r->value("errno", 0) ? 1 : 0;
 	}
 	const auto &resp = (*r)["args"]["resp"];
 	if (r->value("errno", 0) != 0) {

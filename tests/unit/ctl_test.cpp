@@ -19,44 +19,13 @@
 #include "scx_burst/ctl_server.hpp"
 #include "scx_burst/domain.hpp"
 #include "scx_burst/options.hpp"
+#include "fake_backend.hpp"
 
 namespace {
 
 using nlohmann::json;
 using namespace scx_burst;
-
-class FakeBackend : public CtlBackend {
-public:
-	FakeBackend() { t = default_tunables(); }
-	burst_tunables get() override { return t; }
-	void set(const burst_tunables &n) override
-	{
-		t = n;
-		sets++;
-	}
-	json stats() override { return {{"policy", policy_name(t.policy)}, {"cpus", json::array()}}; }
-	std::string domain() override { return dom.empty() ? "all" : format_cpulist(dom); }
-	Result<std::vector<int>> check_domain(const std::string &spec) override
-	{
-		Topology topo;
-		topo.nr_cpu_ids = 4;
-		topo.online = {0, 1, 2, 3};
-		auto d = resolve_domain(spec, topo);
-		if (!d)
-			return std::unexpected(d.error());
-		return d->cpus;
-	}
-	Result<> set_domain(const std::vector<int> &cpus) override
-	{
-		dom = cpus;
-		sets++;
-		return {};
-	}
-
-	burst_tunables t;
-	std::vector<int> dom;
-	int sets = 0;
-};
+using scx_burst::test::FakeBackend;
 
 json handle(FakeBackend &b, const std::string &line)
 {
@@ -186,6 +155,37 @@ TEST(Ctl, Assignments)
 	EXPECT_EQ((*a)["burst_enabled"], false);
 	EXPECT_FALSE(parse_assignments({"policy"}));
 	EXPECT_FALSE(parse_assignments({"=3"}));
+	// valid UTF-8 goes through, to be refused by the daemon's checks
+	auto u = parse_assignments({"primary_domain=0x\xc3\xa9"});
+	ASSERT_TRUE(u);
+	EXPECT_EQ((*u)["primary_domain"], "0x\xc3\xa9");
+}
+
+// Invalid UTF-8 on the command line cannot go into a JSON request: `ctl
+// set policy=$'\xff'` aborted in json::dump() (found by the cli_values
+// fuzz target).  Now it is one clear error before anything is sent.
+TEST(Ctl, CommandRequestRefusesInvalidUtf8)
+{
+	for (const char *w : {"policy=\xff", "\xc3=1", "primary_domain=0x\xc0\xaf",
+			      "policy=dead\xedline"}) {
+		CtlCommand cmd{"set", {"slice_us=2000", w}};
+		Result<std::string> r;
+		ASSERT_NO_THROW(r = ctl_command_request(cmd)) << w;
+		ASSERT_FALSE(r) << w;
+		EXPECT_NE(r.error().msg.find("is not valid UTF-8"), std::string::npos) << r.error().msg;
+		EXPECT_NO_THROW((void)json(r.error().msg).dump()) << "the message itself is UTF-8";
+	}
+	auto ok = ctl_command_request({"set", {"policy=deadline", "slice_us=2000"}});
+	ASSERT_TRUE(ok) << ok.error().msg;
+	EXPECT_EQ(json::parse(*ok),
+		  (json{{"req", "set"}, {"args", {{"policy", "deadline"}, {"slice_us", 2000}}}}));
+	auto get = ctl_command_request({"get", {}});
+	ASSERT_TRUE(get);
+	EXPECT_EQ(*get, R"({"req":"get"})");
+	EXPECT_FALSE(ctl_command_request({"get", {"policy=burst"}}));
+	auto raw = ctl_command_request({"raw", {"{\"req\":", "\"get\"}"}});
+	ASSERT_TRUE(raw);
+	EXPECT_EQ(*raw, R"({"req": "get"})");
 }
 
 // A real server on a temporary socket, served by a thread.
