@@ -17,7 +17,7 @@ fi
 src=/etc/apt/sources.list.d/debian.sources
 bp=/etc/apt/sources.list.d/scx-burst-backports.sources
 stamp=/var/lib/scx-burst/deps.stamp
-want_stamp=6
+want_stamp=7
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
 	exit 0
@@ -46,9 +46,11 @@ if [ "$need_update" = 1 ] || ! apt-cache policy libbpf-dev | grep -q bpo || [ "$
 	apt-get update -qq
 fi
 
-# build
+# build (libclang-rt-19-dev: libFuzzer and the sanitizer runtimes for the
+# fuzz targets, tests/fuzz)
 apt-get install -y -qq --no-install-recommends \
 	cmake make g++ pkg-config clang-19 llvm-19 lld-19 binutils \
+	libclang-rt-19-dev \
 	libelf-dev zlib1g-dev libzstd-dev \
 	libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev \
 	libgtest-dev googletest
