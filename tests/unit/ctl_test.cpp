@@ -372,7 +372,7 @@ TEST_F(CtlSocketHeld, SilentClientsCannotLockTheOperatorOut)
 
 class CtlSocketIdle : public CtlSocket {
 protected:
-	CtlSocketIdle() { limits_.idle_timeout = 300ms; }
+	CtlSocketIdle() { limits_.idle_timeout = 1s; }
 };
 
 // A silent client is closed after the idle timeout, not before; one that
