@@ -15,7 +15,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "socket_io.hpp"
 
 namespace scx_burst {
 
@@ -86,7 +85,7 @@ void CtlServer::add_pollfds(std::vector<pollfd> &fds) const
 {
 	fds.push_back({listen_fd_, POLLIN, 0});
 	for (const auto &c : clients_)
-		fds.push_back({c.fd, POLLIN, 0});
+		fds.push_back({c.fd, (short)(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
 }
 
 void CtlServer::close_client(size_t i)
@@ -95,14 +94,35 @@ void CtlServer::close_client(size_t i)
 	clients_.erase(clients_.begin() + i);
 }
 
+// Sends what client @i's socket takes now, without waiting.  False when
+// the client is gone (and closed).
+bool CtlServer::flush_client(size_t i)
+{
+	Client &c = clients_[i];
+	while (!c.out.empty()) {
+		ssize_t n = send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			c.out.erase(0, n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;
+		close_client(i);
+		return false;
+	}
+	return true;
+}
+
 // Reads what client @i sent and answers every complete line; closes the
-// client when it hangs up, errs, or sends a line longer than kCtlMaxLine.
+// client when it hangs up, errs, sends a line longer than kCtlMaxLine or
+// leaves more than kCtlMaxPending of replies unread.
 void CtlServer::read_client(size_t i, CtlBackend &backend)
 {
-	int fd = clients_[i].fd;
 	char buf[4096];
-	ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+	ssize_t n = recv(clients_[i].fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
 		close_client(i);
 		return;
 	}
@@ -120,8 +140,9 @@ void CtlServer::read_client(size_t i, CtlBackend &backend)
 			drop = true;
 			break;
 		}
-		std::string reply = ctl_handle_line(line, backend) + "\n";
-		if (!send_all(fd, reply)) {
+		c.out += ctl_handle_line(line, backend) + "\n";
+		if (c.out.size() > kCtlMaxPending) {
+			spdlog::warn("control: dropped a client that does not read its replies");
 			close_client(i);
 			return;
 		}
@@ -129,12 +150,15 @@ void CtlServer::read_client(size_t i, CtlBackend &backend)
 	if (!drop && c.buf.size() > kCtlMaxLine)
 		drop = true;
 	if (drop) {
-		send_all(fd, ctl_error(E2BIG, "request longer than " +
-						      std::to_string(kCtlMaxLine) + " bytes")
-				     .dump() + "\n");
+		// Best effort: the client is closed either way.
+		c.out += ctl_error(E2BIG, "request longer than " + std::to_string(kCtlMaxLine) +
+						  " bytes").dump() + "\n";
 		spdlog::warn("control: dropped a client sending an oversized request");
-		close_client(i);
+		if (flush_client(i))
+			close_client(i);
+		return;
 	}
+	flush_client(i);
 }
 
 // Accepts every pending connection.  With the table full, the client idle
@@ -142,7 +166,7 @@ void CtlServer::read_client(size_t i, CtlBackend &backend)
 void CtlServer::accept_clients()
 {
 	for (;;) {
-		int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+		int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			break;
 		if (clients_.size() >= limits_.max_clients) {
@@ -154,16 +178,14 @@ void CtlServer::accept_clients()
 				      clients_.size());
 			close_client(idlest - clients_.begin());
 		}
-		timeval tv{1, 0};
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		clients_.push_back({fd, {}, Clock::now()});
+		clients_.push_back({fd, {}, {}, Clock::now()});
 	}
 }
 
 void CtlServer::serve(const std::vector<pollfd> &fds, CtlBackend &backend)
 {
 	// fds: [..., listener, clients...] as added; find ours by fd.
-	std::vector<int> ready;
+	std::vector<pollfd> ready;
 	bool accept_ready = false;
 	for (const auto &p : fds) {
 		if (!p.revents)
@@ -171,13 +193,20 @@ void CtlServer::serve(const std::vector<pollfd> &fds, CtlBackend &backend)
 		if (p.fd == listen_fd_)
 			accept_ready = true;
 		else
-			ready.push_back(p.fd);
+			ready.push_back(p);
 	}
-	for (int fd : ready) {
-		auto c = std::find_if(clients_.begin(), clients_.end(),
-				      [fd](const Client &c) { return c.fd == fd; });
-		if (c != clients_.end())
-			read_client(c - clients_.begin(), backend);
+	for (const auto &p : ready) {
+		auto find = [this](int fd) {
+			return std::find_if(clients_.begin(), clients_.end(),
+					    [fd](const Client &c) { return c.fd == fd; });
+		};
+		auto c = find(p.fd);
+		if (c == clients_.end())
+			continue;
+		if ((p.revents & POLLOUT) && !flush_client(c - clients_.begin()))
+			continue;
+		if (p.revents & (POLLIN | POLLHUP | POLLERR))
+			read_client(find(p.fd) - clients_.begin(), backend);
 	}
 	if (accept_ready)
 		accept_clients();

@@ -19,6 +19,9 @@ namespace scx_burst {
 // new connection evicts the one idle longest (docs/control.md).
 inline constexpr size_t kCtlMaxClients = 16;
 inline constexpr std::chrono::milliseconds kCtlIdleTimeout{5000};
+// Replies are sent without blocking the daemon's loop; a client that lets
+// more than this pile up unread is closed.
+inline constexpr size_t kCtlMaxPending = 1 << 20;
 
 struct CtlLimits {
 	size_t max_clients = kCtlMaxClients;
@@ -55,10 +58,12 @@ private:
 	struct Client {
 		int fd;
 		std::string buf;		// a partial request line
+		std::string out;		// replies the socket did not take yet
 		Clock::time_point last;		// accepted or last byte received
 	};
 
 	void read_client(size_t i, CtlBackend &backend);
+	bool flush_client(size_t i);
 	void accept_clients();
 	void close_client(size_t i);
 

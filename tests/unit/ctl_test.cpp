@@ -207,7 +207,12 @@ protected:
 				fds.clear();
 				server_->add_pollfds(fds);
 				poll(fds.data(), fds.size(), 20);
+				auto t0 = std::chrono::steady_clock::now();
 				server_->serve(fds, backend_);
+				auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+					std::chrono::steady_clock::now() - t0).count();
+				if (us > max_serve_us_)
+					max_serve_us_ = us;
 				size_t n = server_->nr_clients();
 				nr_clients_ = n;
 				if (n > max_clients_)
@@ -229,6 +234,7 @@ protected:
 	std::string path_;
 	FakeBackend backend_;
 	std::atomic<size_t> nr_clients_{0}, max_clients_{0};	// as the server saw them
+	std::atomic<int64_t> max_serve_us_{0};			// longest serve() call
 	std::unique_ptr<CtlServer> server_;
 	std::thread thread_;
 	std::atomic<bool> stop_{false};
@@ -368,6 +374,43 @@ TEST_F(CtlSocketHeld, SilentClientsCannotLockTheOperatorOut)
 	EXPECT_EQ((*g)["errno"], 0);
 	EXPECT_EQ((*g)["args"]["resp"]["policy"], "burst");
 	EXPECT_LE(max_clients_, kCtlMaxClients);
+}
+
+// A client that sends requests and never reads the replies: the server
+// must not wait for it (it waited up to 1 s per reply), and closes it once
+// kCtlMaxPending of replies pile up.
+TEST_F(CtlSocketHeld, ClientNotReadingDoesNotStallTheServer)
+{
+	RawClient flood(path_);
+	ASSERT_GE(flood.fd, 0);
+	std::string reqs;
+	for (int i = 0; i < 3000; i++)
+		reqs += "{\"req\":\"stats_meta\"}\n";
+	size_t reply = ctl_handle_line(R"({"req":"stats_meta"})", backend_).size();
+	ASSERT_GT(3000 * reply, 2 * kCtlMaxPending) << "replies too small to overflow";
+	// The server may close it before it has read everything: ignore EPIPE.
+	for (size_t off = 0; off < reqs.size();) {
+		ssize_t n = send(flood.fd, reqs.data() + off, reqs.size() - off, MSG_NOSIGNAL);
+		if (n <= 0)
+			break;
+		off += n;
+	}
+	auto g = ctl_request(path_, {{"req", "get"}});
+	ASSERT_TRUE(g) << g.error().msg;
+	EXPECT_EQ((*g)["errno"], 0);
+	ASSERT_TRUE(wait_for([&] { return nr_clients_ == 0; })) << "the flooding client is kept";
+
+	// Drain what was sent before the server gave up: then the end.
+	timeval tv{10, 0};
+	setsockopt(flood.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	char buf[65536];
+	ssize_t n;
+	size_t got = 0;
+	while ((n = recv(flood.fd, buf, sizeof(buf), 0)) > 0)
+		got += n;
+	EXPECT_TRUE(n == 0 || errno == ECONNRESET) << "not closed: " << strerror(errno);
+	EXPECT_LT(got, 3000 * reply) << "every reply arrived: the client was never dropped";
+	EXPECT_LT(max_serve_us_, 900000) << "serve() blocked on a client";
 }
 
 class CtlSocketIdle : public CtlSocket {
