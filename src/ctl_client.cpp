@@ -119,42 +119,46 @@ int run_monitor(const Options &opts)
 	}
 }
 
-int run_ctl(const Options &opts, const CtlCommand &cmd)
+Result<std::string> ctl_command_request(const CtlCommand &cmd)
 {
-	nlohmann::json req = {{"req", cmd.verb}};
 	if (cmd.verb == "raw") {
 		std::string line;
 		for (const auto &w : cmd.assignments)
 			line += (line.empty() ? "" : " ") + w;
-		auto r = ctl_request_line(opts.ctl_socket, line);
-		if (!r) {
-			spdlog::error("{}", r.error().msg);
-			return 1;
-		}
-		std::cout << r->dump() << std::endl;
-		return r->value("errno", 0) ? 1 : 0;
+		return line;
 	}
 	const CtlRequest *what = find_ctl_request(cmd.verb);
-	if (!what) {
-		spdlog::error("unknown ctl request '{}'", cmd.verb);
-		return 1;
-	}
+	if (!what)
+		return fail("unknown ctl request '" + cmd.verb + "'");
+	nlohmann::json req = {{"req", cmd.verb}};
 	if (what->takes_assignments) {
 		auto args = parse_assignments(cmd.assignments);
-		if (!args) {
-			spdlog::error("{}", args.error().msg);
-			return 1;
-		}
+		if (!args)
+			return std::unexpected(args.error());
 		req["args"] = *args;
 	} else if (!cmd.assignments.empty()) {
-		spdlog::error("ctl {} takes no key=value arguments", cmd.verb);
+		return fail("ctl " + cmd.verb + " takes no key=value arguments");
+	}
+	return req.dump();
+}
+
+int run_ctl(const Options &opts, const CtlCommand &cmd)
+{
+	auto line = ctl_command_request(cmd);
+	if (!line) {
+		spdlog::error("{}", line.error().msg);
 		return 1;
 	}
-	auto r = ctl_request(opts.ctl_socket, req);
+	auto r = ctl_request_line(opts.ctl_socket, *line);
 	if (!r) {
 		spdlog::error("{}", r.error().msg);
 		return 1;
 	}
+	if (cmd.verb == "raw") {
+		std::cout << r->dump() << std::endl;
+		return r->value("errno", 0) ? 1 : 0;
+	}
+	const CtlRequest *what = find_ctl_request(cmd.verb);
 	const auto &resp = (*r)["args"]["resp"];
 	if (r->value("errno", 0) != 0) {
 		spdlog::error("{} (errno {})", resp.is_string() ? resp.get<std::string>() :
@@ -162,7 +166,7 @@ int run_ctl(const Options &opts, const CtlCommand &cmd)
 			      r->value("errno", 0));
 		return 1;
 	}
-	if (what->settings_reply) {
+	if (what && what->settings_reply) {
 		for (auto &[k, v] : resp.items())
 			std::cout << k << "=" << (v.is_string() ? v.get<std::string>() : v.dump())
 				  << "\n";

@@ -137,10 +137,32 @@ std::string ctl_handle_line(const std::string &line, CtlBackend &backend)
 	return reply.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+namespace {
+
+// Whether @s may go into a JSON string: serialising one with invalid
+// UTF-8 throws, so check with the serialiser itself.
+bool valid_utf8(const std::string &s)
+{
+	try {
+		(void)json(s).dump();
+	} catch (const json::type_error &) {
+		return false;
+	}
+	return true;
+}
+
+}  // namespace
+
 Result<json> parse_assignments(const std::vector<std::string> &words)
 {
 	json args = json::object();
 	for (const auto &w : words) {
+		if (!valid_utf8(w)) {
+			// Shown quoted, the invalid bytes as U+FFFD.
+			std::string shown = json(w).dump(-1, ' ', false,
+							 json::error_handler_t::replace);
+			return fail(shown + " is not valid UTF-8");
+		}
 		auto eq = w.find('=');
 		if (eq == std::string::npos || eq == 0)
 			return fail("expected key=value, got '" + w + "'");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "scx_burst/ctl_server.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -14,13 +15,12 @@
 
 #include <spdlog/spdlog.h>
 
-#include "socket_io.hpp"
 
 namespace scx_burst {
 
 using nlohmann::json;
 
-Result<CtlServer> CtlServer::listen(const std::string &path)
+Result<CtlServer> CtlServer::listen(const std::string &path, CtlLimits limits)
 {
 	CtlServer s;
 	std::error_code ec;
@@ -67,11 +67,14 @@ Result<CtlServer> CtlServer::listen(const std::string &path)
 	if (::listen(s.listen_fd_, 8))
 		return fail("cannot listen on " + path + ": " + strerror(errno));
 	s.path_ = path;
+	s.limits_ = limits;
+	if (s.limits_.max_clients < 1)
+		s.limits_.max_clients = 1;
 	return s;
 }
 
 CtlServer::CtlServer(CtlServer &&o) noexcept
-	: path_(std::move(o.path_)), lock_path_(std::move(o.lock_path_)),
+	: limits_(o.limits_), path_(std::move(o.path_)), lock_path_(std::move(o.lock_path_)),
 	  made_dirs_(std::move(o.made_dirs_)), lock_fd_(o.lock_fd_), listen_fd_(o.listen_fd_),
 	  clients_(std::move(o.clients_))
 {
@@ -106,7 +109,7 @@ void CtlServer::add_pollfds(std::vector<pollfd> &fds) const
 {
 	fds.push_back({listen_fd_, POLLIN, 0});
 	for (const auto &c : clients_)
-		fds.push_back({c.fd, POLLIN, 0});
+		fds.push_back({c.fd, (short)(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
 }
 
 void CtlServer::close_client(size_t i)
@@ -115,10 +118,98 @@ void CtlServer::close_client(size_t i)
 	clients_.erase(clients_.begin() + i);
 }
 
+// Sends what client @i's socket takes now, without waiting.  False when
+// the client is gone (and closed).
+bool CtlServer::flush_client(size_t i)
+{
+	Client &c = clients_[i];
+	while (!c.out.empty()) {
+		ssize_t n = send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			c.out.erase(0, n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;
+		close_client(i);
+		return false;
+	}
+	return true;
+}
+
+// Reads what client @i sent and answers every complete line; closes the
+// client when it hangs up, errs, sends a line longer than kCtlMaxLine or
+// leaves more than kCtlMaxPending of replies unread.
+void CtlServer::read_client(size_t i, CtlBackend &backend)
+{
+	char buf[4096];
+	ssize_t n = recv(clients_[i].fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+		close_client(i);
+		return;
+	}
+	if (n < 0)
+		return;
+	Client &c = clients_[i];
+	c.last = Clock::now();
+	c.buf.append(buf, n);
+	bool drop = false;
+	size_t nl;
+	while ((nl = c.buf.find('\n')) != std::string::npos) {
+		std::string line = c.buf.substr(0, nl);
+		c.buf.erase(0, nl + 1);
+		if (line.size() > kCtlMaxLine) {
+			drop = true;
+			break;
+		}
+		c.out += ctl_handle_line(line, backend) + "\n";
+		if (c.out.size() > kCtlMaxPending) {
+			spdlog::warn("control: dropped a client that does not read its replies");
+			close_client(i);
+			return;
+		}
+	}
+	if (!drop && c.buf.size() > kCtlMaxLine)
+		drop = true;
+	if (drop) {
+		// Best effort: the client is closed either way.
+		c.out += ctl_error(E2BIG, "request longer than " + std::to_string(kCtlMaxLine) +
+						  " bytes").dump() + "\n";
+		spdlog::warn("control: dropped a client sending an oversized request");
+		if (flush_client(i))
+			close_client(i);
+		return;
+	}
+	flush_client(i);
+}
+
+// Accepts every pending connection.  With the table full, the client idle
+// longest makes room: silent clients cannot lock the operator out.
+void CtlServer::accept_clients()
+{
+	for (;;) {
+		int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0)
+			break;
+		if (clients_.size() >= limits_.max_clients) {
+			auto idlest = std::min_element(clients_.begin(), clients_.end(),
+						       [](const Client &a, const Client &b) {
+							       return a.last < b.last;
+						       });
+			spdlog::debug("control: {} clients connected, closing the one idle longest",
+				      clients_.size());
+			close_client(idlest - clients_.begin());
+		}
+		clients_.push_back({fd, {}, {}, Clock::now()});
+	}
+}
+
 void CtlServer::serve(const std::vector<pollfd> &fds, CtlBackend &backend)
 {
 	// fds: [..., listener, clients...] as added; find ours by fd.
-	std::vector<int> ready;
+	std::vector<pollfd> ready;
 	bool accept_ready = false;
 	for (const auto &p : fds) {
 		if (!p.revents)
@@ -126,62 +217,30 @@ void CtlServer::serve(const std::vector<pollfd> &fds, CtlBackend &backend)
 		if (p.fd == listen_fd_)
 			accept_ready = true;
 		else
-			ready.push_back(p.fd);
+			ready.push_back(p);
 	}
-	for (int fd : ready) {
-		size_t i = 0;
-		while (i < clients_.size() && clients_[i].fd != fd)
-			i++;
-		if (i == clients_.size())
+	for (const auto &p : ready) {
+		auto find = [this](int fd) {
+			return std::find_if(clients_.begin(), clients_.end(),
+					    [fd](const Client &c) { return c.fd == fd; });
+		};
+		auto c = find(p.fd);
+		if (c == clients_.end())
 			continue;
-		char buf[4096];
-		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-			close_client(i);
+		if ((p.revents & POLLOUT) && !flush_client(c - clients_.begin()))
 			continue;
-		}
-		if (n < 0)
-			continue;
-		Client &c = clients_[i];
-		c.buf.append(buf, n);
-		bool drop = false;
-		size_t nl;
-		while ((nl = c.buf.find('\n')) != std::string::npos) {
-			std::string line = c.buf.substr(0, nl);
-			c.buf.erase(0, nl + 1);
-			if (line.size() > kCtlMaxLine) {
-				drop = true;
-				break;
-			}
-			std::string reply = ctl_handle_line(line, backend) + "\n";
-			if (!send_all(fd, reply)) {
-				drop = true;
-				break;
-			}
-		}
-		if (!drop && c.buf.size() > kCtlMaxLine)
-			drop = true;
-		if (drop) {
-			send_all(fd, ctl_error(E2BIG, "request longer than " +
-							      std::to_string(kCtlMaxLine) +
-							      " bytes")
-					     .dump() + "\n");
-			spdlog::warn("control: dropped a client sending an oversized request");
-			close_client(i);
-		}
+		if (p.revents & (POLLIN | POLLHUP | POLLERR))
+			read_client(find(p.fd) - clients_.begin(), backend);
 	}
-	if (accept_ready) {
-		for (;;) {
-			int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-			if (fd < 0)
-				break;
-			if (clients_.size() >= 16) {
-				close(fd);
-				continue;
-			}
-			timeval tv{1, 0};
-			setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-			clients_.push_back({fd, {}});
+	if (accept_ready)
+		accept_clients();
+
+	auto now = Clock::now();
+	for (size_t i = clients_.size(); i-- > 0;) {
+		if (now - clients_[i].last >= limits_.idle_timeout) {
+			spdlog::debug("control: closing a client silent for {} ms",
+				      limits_.idle_timeout.count());
+			close_client(i);
 		}
 	}
 }

@@ -98,17 +98,19 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 				next - Clock::now()).count();
 			timeout_ms = std::clamp<long>(left, 0, 100);
 		}
-		if (poll(fds.data(), fds.size(), timeout_ms) > 0) {
-			if (fds[0].revents) {
-				int signo = sig.take();
-				if (signo) {
-					spdlog::info("received {}, unregistering the scheduler",
-						     strsignal(signo));
-					return Outcome::UserStop;
-				}
+		if (poll(fds.data(), fds.size(), timeout_ms) < 0)
+			for (auto &p : fds)
+				p.revents = 0;
+		if (fds[0].revents) {
+			int signo = sig.take();
+			if (signo) {
+				spdlog::info("received {}, unregistering the scheduler",
+					     strsignal(signo));
+				return Outcome::UserStop;
 			}
-			ctl.serve(fds, backend);
 		}
+		// Also after a timeout: that is when idle control clients expire.
+		ctl.serve(fds, backend);
 		if (sched.exited())
 			return Outcome::KernelExit;
 		if (opts.stats_interval_s > 0 && Clock::now() >= next) {

@@ -12,14 +12,15 @@
 # The plan follows VERSION_CODENAME of /etc/os-release:
 # - bookworm: libbpf and bpftool come from bookworm-backports (1.1.2/7.1 in
 #   bookworm do not handle SEC(".struct_ops.link")), clang from the
-#   versioned clang-19 (plain clang is 14, too old: see CMakeLists.txt).
+#   versioned clang-19 (plain clang is 14, too old: see CMakeLists.txt),
+#   with its libFuzzer and sanitizer runtimes (libclang-rt-19-dev).
 #   The backports suite is added by copying the URIs of the machine's own
 #   debian.sources, so no archive host is named here.  Backports has
 #   priority 100: only what we ask for with -t bookworm-backports comes
 #   from it.
 # - trixie and later, testing and unstable (whose os-release names the
 #   testing codename): everything from the release itself, with its
-#   default clang (the clang, llvm and lld packages).  No suite is added,
+#   default clang (the clang, llvm, lld and libclang-rt-dev packages).  No suite is added,
 #   and a bookworm-backports entry this script added before an upgrade is
 #   removed.
 # - anything else (Debian 11 and older, other distributions): refused.
@@ -81,10 +82,10 @@ plan() {
 	echo "codename $codename"
 	if [ "$codename" = bookworm ]; then
 		echo "add-suite bookworm-backports"
-		echo "install ${build[*]} clang-19 llvm-19 lld-19"
+		echo "install ${build[*]} clang-19 llvm-19 lld-19 libclang-rt-19-dev"
 		echo "install-from bookworm-backports ${bpf[*]}"
 	else
-		echo "install ${build[*]} clang llvm lld ${bpf[*]}"
+		echo "install ${build[*]} clang llvm lld libclang-rt-dev ${bpf[*]}"
 	fi
 	echo "install ${vm[*]}"
 }
@@ -103,7 +104,7 @@ src=/etc/apt/sources.list.d/debian.sources
 bp=/etc/apt/sources.list.d/scx-burst-backports.sources
 stamp=/var/lib/scx-burst/deps.stamp
 codename=$(awk '$1 == "codename" {print $2}' <<<"$steps")
-want_stamp="8 $codename"
+want_stamp="9 $codename"
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
 	exit 0

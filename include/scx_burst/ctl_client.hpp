@@ -19,6 +19,10 @@ Result<nlohmann::json> ctl_request(const std::string &socket_path,
 Result<nlohmann::json> ctl_request_line(const std::string &socket_path,
 					const std::string &line);
 
+// The request line (no newline) `ctl VERB ASSIGNMENTS...` sends: raw's
+// words joined as given, set's key=value words as args.
+Result<std::string> ctl_command_request(const CtlCommand &cmd);
+
 // ctl get/set/stats/stats_meta/raw: one request to a running daemon.
 int run_ctl(const Options &opts, const CtlCommand &cmd);
 

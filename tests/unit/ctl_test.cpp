@@ -2,6 +2,7 @@
 // The control protocol, against a fake backend: request handling line by
 // line, then a real server on a temporary socket.
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -19,44 +21,13 @@
 #include "scx_burst/ctl_server.hpp"
 #include "scx_burst/domain.hpp"
 #include "scx_burst/options.hpp"
+#include "fake_backend.hpp"
 
 namespace {
 
 using nlohmann::json;
 using namespace scx_burst;
-
-class FakeBackend : public CtlBackend {
-public:
-	FakeBackend() { t = default_tunables(); }
-	burst_tunables get() override { return t; }
-	void set(const burst_tunables &n) override
-	{
-		t = n;
-		sets++;
-	}
-	json stats() override { return {{"policy", policy_name(t.policy)}, {"cpus", json::array()}}; }
-	std::string domain() override { return dom.empty() ? "all" : format_cpulist(dom); }
-	Result<std::vector<int>> check_domain(const std::string &spec) override
-	{
-		Topology topo;
-		topo.nr_cpu_ids = 4;
-		topo.online = {0, 1, 2, 3};
-		auto d = resolve_domain(spec, topo);
-		if (!d)
-			return std::unexpected(d.error());
-		return d->cpus;
-	}
-	Result<> set_domain(const std::vector<int> &cpus) override
-	{
-		dom = cpus;
-		sets++;
-		return {};
-	}
-
-	burst_tunables t;
-	std::vector<int> dom;
-	int sets = 0;
-};
+using scx_burst::test::FakeBackend;
 
 json handle(FakeBackend &b, const std::string &line)
 {
@@ -186,6 +157,37 @@ TEST(Ctl, Assignments)
 	EXPECT_EQ((*a)["burst_enabled"], false);
 	EXPECT_FALSE(parse_assignments({"policy"}));
 	EXPECT_FALSE(parse_assignments({"=3"}));
+	// valid UTF-8 goes through, to be refused by the daemon's checks
+	auto u = parse_assignments({"primary_domain=0x\xc3\xa9"});
+	ASSERT_TRUE(u);
+	EXPECT_EQ((*u)["primary_domain"], "0x\xc3\xa9");
+}
+
+// Invalid UTF-8 on the command line cannot go into a JSON request: `ctl
+// set policy=$'\xff'` aborted in json::dump() (found by the cli_values
+// fuzz target).  Now it is one clear error before anything is sent.
+TEST(Ctl, CommandRequestRefusesInvalidUtf8)
+{
+	for (const char *w : {"policy=\xff", "\xc3=1", "primary_domain=0x\xc0\xaf",
+			      "policy=dead\xedline"}) {
+		CtlCommand cmd{"set", {"slice_us=2000", w}};
+		Result<std::string> r;
+		ASSERT_NO_THROW(r = ctl_command_request(cmd)) << w;
+		ASSERT_FALSE(r) << w;
+		EXPECT_NE(r.error().msg.find("is not valid UTF-8"), std::string::npos) << r.error().msg;
+		EXPECT_NO_THROW((void)json(r.error().msg).dump()) << "the message itself is UTF-8";
+	}
+	auto ok = ctl_command_request({"set", {"policy=deadline", "slice_us=2000"}});
+	ASSERT_TRUE(ok) << ok.error().msg;
+	EXPECT_EQ(json::parse(*ok),
+		  (json{{"req", "set"}, {"args", {{"policy", "deadline"}, {"slice_us", 2000}}}}));
+	auto get = ctl_command_request({"get", {}});
+	ASSERT_TRUE(get);
+	EXPECT_EQ(*get, R"({"req":"get"})");
+	EXPECT_FALSE(ctl_command_request({"get", {"policy=burst"}}));
+	auto raw = ctl_command_request({"raw", {"{\"req\":", "\"get\"}"}});
+	ASSERT_TRUE(raw);
+	EXPECT_EQ(*raw, R"({"req": "get"})");
 }
 
 // A real server on a temporary socket, served by a thread.
@@ -197,16 +199,26 @@ protected:
 		       ("scx_burst_ctl_" + std::to_string(getpid()));
 		std::filesystem::remove_all(dir_);
 		path_ = (dir_ / "ctl.sock").string();
-		auto s = CtlServer::listen(path_);
+		auto s = CtlServer::listen(path_, limits_);
 		ASSERT_TRUE(s) << s.error().msg;
 		server_ = std::make_unique<CtlServer>(std::move(*s));
+		// As the daemon's loop: serve after every poll, timeouts included.
 		thread_ = std::thread([this] {
 			std::vector<pollfd> fds;
 			while (!stop_) {
 				fds.clear();
 				server_->add_pollfds(fds);
-				if (poll(fds.data(), fds.size(), 20) > 0)
-					server_->serve(fds, backend_);
+				poll(fds.data(), fds.size(), 20);
+				auto t0 = std::chrono::steady_clock::now();
+				server_->serve(fds, backend_);
+				auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+					std::chrono::steady_clock::now() - t0).count();
+				if (us > max_serve_us_)
+					max_serve_us_ = us;
+				size_t n = server_->nr_clients();
+				nr_clients_ = n;
+				if (n > max_clients_)
+					max_clients_ = n;
 			}
 		});
 	}
@@ -219,9 +231,12 @@ protected:
 		std::filesystem::remove_all(dir_);
 	}
 
+	CtlLimits limits_;
 	std::filesystem::path dir_;
 	std::string path_;
 	FakeBackend backend_;
+	std::atomic<size_t> nr_clients_{0}, max_clients_{0};	// as the server saw them
+	std::atomic<int64_t> max_serve_us_{0};			// longest serve() call
 	std::unique_ptr<CtlServer> server_;
 	std::thread thread_;
 	std::atomic<bool> stop_{false};
@@ -284,6 +299,162 @@ TEST_F(CtlSocket, OversizedRequestRefused)
 	EXPECT_EQ(backend_.sets, 0);
 	auto g = ctl_request(path_, {{"req", "get"}});
 	ASSERT_TRUE(g) << g.error().msg;
+}
+
+// A connected client socket that sends nothing unless told.
+struct RawClient {
+	explicit RawClient(const std::string &path)
+	{
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		sockaddr_un addr{};
+		addr.sun_family = AF_UNIX;
+		strcpy(addr.sun_path, path.c_str());
+		if (connect(fd, (sockaddr *)&addr, sizeof(addr))) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	RawClient(const RawClient &) = delete;
+	~RawClient()
+	{
+		if (fd >= 0)
+			close(fd);
+	}
+	// The server closed its end (reads EOF or an error) within @wait.
+	bool closed_by_server(std::chrono::milliseconds wait) const
+	{
+		pollfd p{fd, POLLIN, 0};
+		if (poll(&p, 1, wait.count()) <= 0)
+			return false;
+		char c;
+		return recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+	}
+
+	int fd = -1;
+};
+
+using namespace std::chrono_literals;
+
+// Polls @cond every few milliseconds for up to @limit.
+template <typename F>
+bool wait_for(F cond, std::chrono::milliseconds limit = 10s)
+{
+	auto end = std::chrono::steady_clock::now() + limit;
+	while (!cond()) {
+		if (std::chrono::steady_clock::now() > end)
+			return false;
+		std::this_thread::sleep_for(2ms);
+	}
+	return true;
+}
+
+class CtlSocketHeld : public CtlSocket {
+protected:
+	CtlSocketHeld() { limits_.idle_timeout = std::chrono::hours(1); }
+};
+
+// 50 silent clients hold connections: the server keeps the 16 newest, and
+// a 51st client still gets its answer.
+TEST_F(CtlSocketHeld, SilentClientsCannotLockTheOperatorOut)
+{
+	const size_t n = 50;
+	std::vector<std::unique_ptr<RawClient>> silent;
+	for (size_t i = 0; i < n; i++) {
+		silent.push_back(std::make_unique<RawClient>(path_));
+		ASSERT_GE(silent.back()->fd, 0) << "client " << i;
+	}
+	// The server evicts the one idle longest: the oldest 34 are closed.
+	for (size_t i = 0; i < n - kCtlMaxClients; i++)
+		EXPECT_TRUE(silent[i]->closed_by_server(10s)) << "client " << i << " kept";
+	ASSERT_TRUE(wait_for([&] { return nr_clients_ == kCtlMaxClients; }))
+		<< nr_clients_;
+	for (size_t i = n - kCtlMaxClients; i < n; i++)
+		EXPECT_FALSE(silent[i]->closed_by_server(0ms)) << "client " << i << " closed";
+
+	auto g = ctl_request(path_, {{"req", "get"}});
+	ASSERT_TRUE(g) << g.error().msg;
+	EXPECT_EQ((*g)["errno"], 0);
+	EXPECT_EQ((*g)["args"]["resp"]["policy"], "burst");
+	EXPECT_LE(max_clients_, kCtlMaxClients);
+}
+
+// A client that sends requests and never reads the replies: the server
+// must not wait for it (it waited up to 1 s per reply), and closes it once
+// kCtlMaxPending of replies pile up.
+TEST_F(CtlSocketHeld, ClientNotReadingDoesNotStallTheServer)
+{
+	RawClient flood(path_);
+	ASSERT_GE(flood.fd, 0);
+	std::string reqs;
+	for (int i = 0; i < 3000; i++)
+		reqs += "{\"req\":\"stats_meta\"}\n";
+	size_t reply = ctl_handle_line(R"({"req":"stats_meta"})", backend_).size();
+	ASSERT_GT(3000 * reply, 2 * kCtlMaxPending) << "replies too small to overflow";
+	// The server may close it before it has read everything: ignore EPIPE.
+	for (size_t off = 0; off < reqs.size();) {
+		ssize_t n = send(flood.fd, reqs.data() + off, reqs.size() - off, MSG_NOSIGNAL);
+		if (n <= 0)
+			break;
+		off += n;
+	}
+	auto g = ctl_request(path_, {{"req", "get"}});
+	ASSERT_TRUE(g) << g.error().msg;
+	EXPECT_EQ((*g)["errno"], 0);
+	ASSERT_TRUE(wait_for([&] { return nr_clients_ == 0; })) << "the flooding client is kept";
+
+	// Drain what was sent before the server gave up: then the end.
+	timeval tv{10, 0};
+	setsockopt(flood.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	char buf[65536];
+	ssize_t n;
+	size_t got = 0;
+	while ((n = recv(flood.fd, buf, sizeof(buf), 0)) > 0)
+		got += n;
+	EXPECT_TRUE(n == 0 || errno == ECONNRESET) << "not closed: " << strerror(errno);
+	EXPECT_LT(got, 3000 * reply) << "every reply arrived: the client was never dropped";
+	EXPECT_LT(max_serve_us_, 900000) << "serve() blocked on a client";
+}
+
+class CtlSocketIdle : public CtlSocket {
+protected:
+	CtlSocketIdle() { limits_.idle_timeout = 1s; }
+};
+
+// A silent client is closed after the idle timeout, not before; one that
+// keeps talking is not.
+TEST_F(CtlSocketIdle, SilentClientsTimeOut)
+{
+	auto start = std::chrono::steady_clock::now();
+	RawClient quiet(path_), chatty(path_);
+	ASSERT_GE(quiet.fd, 0);
+	ASSERT_GE(chatty.fd, 0);
+	ASSERT_TRUE(wait_for([&] { return nr_clients_ == 2; }));
+
+	std::string req = "{\"req\":\"get\"}\n";
+	bool chatty_ok = true;
+	while (!quiet.closed_by_server(50ms)) {
+		ASSERT_LT(std::chrono::steady_clock::now() - start, 10s) << "never closed";
+		ASSERT_EQ(send(chatty.fd, req.data(), req.size(), MSG_NOSIGNAL),
+			  (ssize_t)req.size());
+		char buf[4096];
+		timeval tv{5, 0};
+		setsockopt(chatty.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		std::string reply;
+		while (reply.find('\n') == std::string::npos) {
+			ssize_t r = recv(chatty.fd, buf, sizeof(buf), 0);
+			if (r <= 0) {
+				chatty_ok = false;
+				break;
+			}
+			reply.append(buf, r);
+		}
+		ASSERT_TRUE(chatty_ok) << "the talking client was closed";
+	}
+	EXPECT_GE(std::chrono::steady_clock::now() - start, limits_.idle_timeout);
+	EXPECT_FALSE(chatty.closed_by_server(0ms));
+	// Once the other one falls silent too, it goes the same way.
+	EXPECT_TRUE(chatty.closed_by_server(10s));
+	EXPECT_TRUE(wait_for([&] { return nr_clients_ == 0; }));
 }
 
 TEST(CtlClient, NoDaemon)
