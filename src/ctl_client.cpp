@@ -157,7 +157,7 @@ int run_ctl(const Options &opts, const CtlCommand &cmd)
 			      r->value("errno", 0));
 		return 1;
 	}
-	if (cmd.verb == "get" || cmd.verb == "set") {
+	if (cmd.verb == "get" || cmd.verb == "set" || cmd.verb == "save") {
 		for (auto &[k, v] : resp.items())
 			std::cout << k << "=" << (v.is_string() ? v.get<std::string>() : v.dump())
 				  << "\n";

@@ -29,6 +29,36 @@ json ctl_error(int err, const std::string &msg)
 	return {{"errno", err}, {"args", {{"resp", msg}}}};
 }
 
+json ctl_set(CtlBackend &backend, json args)
+{
+	// Validate everything, the domain included, before changing anything.
+	std::optional<std::vector<int>> dom;
+	if (args.is_object() && args.contains("primary_domain")) {
+		const json &spec = args["primary_domain"];
+		if (!spec.is_string() && !spec.is_number_integer())
+			return ctl_error(EINVAL, "primary_domain: must be a mask, a CPU "
+						 "list or a keyword");
+		auto d = backend.check_domain(spec.is_string() ? spec.get<std::string>()
+							       : spec.dump());
+		if (!d)
+			return ctl_error(EINVAL, "primary_domain: " + d.error().msg);
+		dom = *d;
+		args.erase("primary_domain");
+	}
+	burst_tunables cur = backend.get();
+	std::expected<burst_tunables, SetError> t = cur;
+	if (!args.empty() || !dom)
+		t = apply_tunables(cur, args);
+	if (!t)
+		return ctl_error(t.error().err, t.error().msg);
+	if (dom) {
+		if (auto r = backend.set_domain(*dom); !r)
+			return ctl_error(EIO, r.error().msg);
+	}
+	backend.set(*t);
+	return ctl_ok(settings_json(backend));
+}
+
 namespace {
 
 json handle_request(const std::string &line, CtlBackend &backend)
@@ -52,36 +82,18 @@ json handle_request(const std::string &line, CtlBackend &backend)
 		return ctl_ok(backend.stats());
 	if (what == "stats_meta")
 		return ctl_ok(stats_meta_json());
-	if (what == "set") {
-		// Validate everything, the domain included, before changing anything.
-		std::optional<std::vector<int>> dom;
-		if (args.is_object() && args.contains("primary_domain")) {
-			const json &spec = args["primary_domain"];
-			if (!spec.is_string() && !spec.is_number_integer())
-				return ctl_error(EINVAL, "primary_domain: must be a mask, a CPU "
-							 "list or a keyword");
-			auto d = backend.check_domain(spec.is_string() ? spec.get<std::string>()
-								       : spec.dump());
-			if (!d)
-				return ctl_error(EINVAL, "primary_domain: " + d.error().msg);
-			dom = *d;
-			args.erase("primary_domain");
-		}
-		burst_tunables cur = backend.get();
-		std::expected<burst_tunables, SetError> t = cur;
-		if (!args.empty() || !dom)
-			t = apply_tunables(cur, args);
-		if (!t)
-			return ctl_error(t.error().err, t.error().msg);
-		if (dom) {
-			if (auto r = backend.set_domain(*dom); !r)
-				return ctl_error(EIO, r.error().msg);
-		}
-		backend.set(*t);
-		return ctl_ok(settings_json(backend));
+	if (what == "set")
+		return ctl_set(backend, std::move(args));
+	if (what == "save") {
+		auto path = backend.save();
+		if (!path)
+			return ctl_error(EIO, path.error().msg);
+		json resp = settings_json(backend);
+		resp["saved_to"] = *path;
+		return ctl_ok(resp);
 	}
 	return ctl_error(EOPNOTSUPP, "unknown request \"" + what +
-					     "\" (stats, stats_meta, get, set)");
+					     "\" (stats, stats_meta, get, set, save)");
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 //   {"req": "set", "args": {"policy": "deadline"}}
 //   {"errno": 0, "args": {"resp": {...}}}
 //
-// Requests: stats, stats_meta, get, set.  Errors carry a non-zero errno
+// Requests: stats, stats_meta, get, set, save.  Errors carry a non-zero errno
 // and the message as "resp".
 #pragma once
 
@@ -38,7 +38,15 @@ public:
 	virtual std::string domain() = 0;
 	virtual Result<std::vector<int>> check_domain(const std::string &spec) = 0;
 	virtual Result<> set_domain(const std::vector<int> &cpus) = 0;
+	// `save`: writes the running settings to the daemon's config file;
+	// returns its path.
+	virtual Result<std::string> save() { return fail("save is not supported here"); }
 };
+
+// A set request's work: validates every field of @args (tunables and
+// "primary_domain") before changing anything, then applies them; the
+// reply `ctl set` gets.  SIGHUP applies the config file through it too.
+nlohmann::json ctl_set(CtlBackend &backend, nlohmann::json args);
 
 // Answers one request line (without its newline).
 std::string ctl_handle_line(const std::string &line, CtlBackend &backend);
