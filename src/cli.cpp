@@ -186,6 +186,10 @@ Result<> save_config(const std::string &path,
 {
 	namespace fs = std::filesystem;
 	std::vector<std::string> lines;
+	std::error_code ec;
+	// Never renamed over a device or a directory (--config /dev/null).
+	if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+		return fail(path + " is not a regular file; not saving to it");
 	{
 		std::ifstream in(path);
 		if (!in && fs::exists(path))
@@ -214,7 +218,6 @@ Result<> save_config(const std::string &path,
 	}
 
 	fs::path p(path), dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-	std::error_code ec;
 	fs::create_directories(dir, ec);
 	if (ec)
 		return fail("cannot create " + dir.string() + ": " + ec.message());

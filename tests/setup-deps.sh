@@ -75,6 +75,9 @@ plan() {
 		libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
 		libgtest-dev googletest python3)
 	local bpf=(libbpf-dev libbpf1 bpftool)
+	# The install test: the package (cpack -G DEB, dpkg-shlibdeps), the
+	# unit (systemd-analyze verify), the man page (man -l).
+	local pkg=(dpkg-dev file systemd man-db groff-base gzip)
 	local vm=(qemu-system-x86 busybox-static cpio zstd xz-utils kmod
 		stress-ng rt-tests sysbench util-linux procps gnuplot-nox)
 
@@ -86,6 +89,7 @@ plan() {
 	else
 		echo "install ${build[*]} clang llvm lld ${bpf[*]}"
 	fi
+	echo "install ${pkg[*]}"
 	echo "install ${vm[*]}"
 }
 
@@ -103,7 +107,7 @@ src=/etc/apt/sources.list.d/debian.sources
 bp=/etc/apt/sources.list.d/scx-burst-backports.sources
 stamp=/var/lib/scx-burst/deps.stamp
 codename=$(awk '$1 == "codename" {print $2}' <<<"$steps")
-want_stamp="8 $codename"
+want_stamp="9 $codename"
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
 	exit 0

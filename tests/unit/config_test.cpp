@@ -249,6 +249,9 @@ TEST_F(Config, SaveFailsWithAReason)
 	auto r = save_config("/proc/scx_burst/x.toml", config_settings(default_tunables(), "all"));
 	ASSERT_FALSE(r);
 	EXPECT_NE(r.error().msg.find("/proc/scx_burst"), std::string::npos) << r.error().msg;
+	auto dev = save_config("/dev/null", config_settings(default_tunables(), "all"));
+	ASSERT_FALSE(dev);
+	EXPECT_NE(dev.error().msg.find("not a regular file"), std::string::npos) << dev.error().msg;
 }
 
 class FakeBackend : public CtlBackend {
