@@ -29,24 +29,7 @@ json ctl_error(int err, const std::string &msg)
 	return {{"errno", err}, {"args", {{"resp", msg}}}};
 }
 
-namespace {
-
-json handle_get(json &, CtlBackend &backend)
-{
-	return ctl_ok(settings_json(backend));
-}
-
-json handle_stats(json &, CtlBackend &backend)
-{
-	return ctl_ok(backend.stats());
-}
-
-json handle_stats_meta(json &, CtlBackend &)
-{
-	return ctl_ok(stats_meta_json());
-}
-
-json handle_set(json &args, CtlBackend &backend)
+json ctl_set(CtlBackend &backend, json args)
 {
 	if (!args.is_object())
 		return ctl_error(EINVAL, "set: \"args\" must be an object of key: value");
@@ -76,6 +59,38 @@ json handle_set(json &args, CtlBackend &backend)
 	}
 	backend.set(*t);
 	return ctl_ok(settings_json(backend));
+}
+
+namespace {
+
+json handle_get(json &, CtlBackend &backend)
+{
+	return ctl_ok(settings_json(backend));
+}
+
+json handle_stats(json &, CtlBackend &backend)
+{
+	return ctl_ok(backend.stats());
+}
+
+json handle_stats_meta(json &, CtlBackend &)
+{
+	return ctl_ok(stats_meta_json());
+}
+
+json handle_set(json &args, CtlBackend &backend)
+{
+	return ctl_set(backend, std::move(args));
+}
+
+json handle_save(json &, CtlBackend &backend)
+{
+	auto path = backend.save();
+	if (!path)
+		return ctl_error(EIO, path.error().msg);
+	json resp = settings_json(backend);
+	resp["saved_to"] = *path;
+	return ctl_ok(resp);
 }
 
 json handle_request(const std::string &line, CtlBackend &backend)
@@ -112,6 +127,8 @@ const std::vector<CtlRequest> &ctl_requests()
 		{"get", false, true, "the tunables and the primary domain", handle_get},
 		{"set", true, true, "change tunables or the primary domain",
 		 handle_set},
+		{"save", false, true, "write the running settings to the config file",
+		 handle_save},
 	};
 	return table;
 }

@@ -14,6 +14,7 @@
 #include "scx_burst/ctl_server.hpp"
 #include "scx_burst/daemon_loop.hpp"
 #include "scx_burst/domain.hpp"
+#include "scx_burst/notify.hpp"
 #include "scx_burst/scheduler.hpp"
 #include "scx_burst/sysfs.hpp"
 #include "scx_burst/tasks.hpp"
@@ -23,7 +24,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// SIGINT/SIGTERM as a file descriptor, blocked for the whole process.
+// SIGINT/SIGTERM (stop) and SIGHUP (re-read the config file) as a file
+// descriptor, blocked for the whole process.
 class SignalFd {
 public:
 	SignalFd()
@@ -32,6 +34,7 @@ public:
 		sigemptyset(&set);
 		sigaddset(&set, SIGINT);
 		sigaddset(&set, SIGTERM);
+		sigaddset(&set, SIGHUP);
 		sigprocmask(SIG_BLOCK, &set, nullptr);
 		fd_ = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	}
@@ -58,6 +61,14 @@ private:
 	int fd_ = -1;
 };
 
+// Tells systemd (Type=notify) about the service's state; a failure is
+// logged and the daemon runs on.
+void notify(const std::string &state)
+{
+	if (auto r = sd_notify_send(state); !r)
+		spdlog::warn("{}", r.error().msg);
+}
+
 void report_stats(const Options &opts, const SchedulerApi &sched,
 		  const StatsContext &ctx, const StatsSample &delta)
 {
@@ -83,6 +94,15 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 	auto start = Clock::now();
 	SchedulerBackend backend(sched, topo, [] { return read_topology(); }, start,
 				 switches, domain_spec);
+	backend.set_saver([&opts](const burst_tunables &t, const std::string &spec)
+				  -> Result<std::string> {
+		if (auto r = save_config(opts.config_file, config_settings(t, spec)); !r)
+			return std::unexpected(r.error());
+		return opts.config_file;
+	});
+	// Attached: a Type=notify service is up now (again, after a restart).
+	notify("READY=1\nSTATUS=scheduler enabled, policy " +
+	       std::string(policy_name(sched.tunables().policy)));
 	std::vector<pollfd> fds;
 	auto interval = std::chrono::duration<double>(opts.stats_interval_s);
 	auto next = start + std::chrono::duration_cast<Clock::duration>(interval);
@@ -103,9 +123,16 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 				p.revents = 0;
 		if (fds[0].revents) {
 			int signo = sig.take();
-			if (signo) {
+			if (signo == SIGHUP) {
+				spdlog::info("received {}, reading {} again",
+					     strsignal(signo), opts.config_file);
+				notify(sd_notify_reloading());
+				reload_options(backend, opts, domain_spec);
+				notify("READY=1");
+			} else if (signo) {
 				spdlog::info("received {}, unregistering the scheduler",
 					     strsignal(signo));
+				notify("STOPPING=1");
 				return Outcome::UserStop;
 			}
 		}

@@ -143,6 +143,52 @@ Result<> SchedulerBackend::set_domain(const std::vector<int> &cpus)
 	return r;
 }
 
+bool reload_options(CtlBackend &backend, const Options &running, std::string &domain_spec)
+{
+	auto next = parse_options(running.args);
+	if (!next) {
+		spdlog::error("reload: {}; the running settings stay", next.error().msg);
+		return false;
+	}
+	nlohmann::json args = tunables_json(next->tunables);
+	args["primary_domain"] = next->primary_domain;
+	nlohmann::json reply = ctl_set(backend, args);
+	if (reply.value("errno", 0) != 0) {
+		const auto &msg = reply["args"]["resp"];
+		spdlog::error("reload: {}; the running settings stay",
+			      msg.is_string() ? msg.get<std::string>() : msg.dump());
+		return false;
+	}
+	domain_spec = next->primary_domain;
+
+	const std::pair<const char *, bool> at_start[] = {
+		{"stats", next->stats_interval_s != running.stats_interval_s},
+		{"json", next->json != running.json},
+		{"debug-tasks", next->debug_tasks != running.debug_tasks},
+		{"exit-dump-len", next->exit_dump_len != running.exit_dump_len},
+		{"verbose", next->verbose != running.verbose},
+		{"ctl-socket", next->ctl_socket != running.ctl_socket},
+		{"debug-error-after", next->debug_error_after_s != running.debug_error_after_s},
+		{"debug-compat", next->debug_compat != running.debug_compat},
+		{"debug-sched-ext-root", next->sched_ext_root != running.sched_ext_root},
+	};
+	for (const auto &[name, changed] : at_start)
+		if (changed)
+			spdlog::warn("reload: {} changed; it takes effect at the next start", name);
+	spdlog::info("reloaded {}", next->config_file);
+	return true;
+}
+
+Result<std::string> SchedulerBackend::save()
+{
+	if (!saver_)
+		return fail("this daemon has no config file to save to");
+	auto r = saver_(sched_.tunables(), domain_spec_);
+	if (r)
+		spdlog::info("settings saved to {}", *r);
+	return r;
+}
+
 burst_tunables SchedulerBackend::get()
 {
 	return sched_.tunables();

@@ -6,8 +6,12 @@
 #include <deque>
 #include <mutex>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <bpf/libbpf.h>
 #include <spdlog/cfg/env.h>
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -60,12 +64,68 @@ int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return n;
 }
 
+// %J: the syslog priority of the message's level, for journald.
+class JournalPriority : public spdlog::custom_flag_formatter {
+public:
+	void format(const spdlog::details::log_msg &msg, const std::tm &,
+		    spdlog::memory_buf_t &dest) override
+	{
+		char c = '0' + journal_priority(msg.level);
+		dest.push_back(c);
+	}
+	std::unique_ptr<custom_flag_formatter> clone() const override
+	{
+		return std::make_unique<JournalPriority>();
+	}
+};
+
 }  // namespace
+
+int journal_priority(spdlog::level::level_enum level)
+{
+	switch (level) {
+	case spdlog::level::trace:
+	case spdlog::level::debug:
+		return 7;	/* LOG_DEBUG */
+	case spdlog::level::info:
+		return 6;	/* LOG_INFO */
+	case spdlog::level::warn:
+		return 4;	/* LOG_WARNING */
+	case spdlog::level::err:
+		return 3;	/* LOG_ERR */
+	default:
+		return 2;	/* LOG_CRIT */
+	}
+}
+
+bool stderr_is_journal(const char *journal_stream)
+{
+	// "<dev>:<inode>" of the stream systemd connected; stderr may have
+	// been redirected since (a shell in the unit), so compare.
+	if (!journal_stream)
+		return false;
+	unsigned long long dev, ino;
+	if (sscanf(journal_stream, "%llu:%llu", &dev, &ino) != 2)
+		return false;
+	struct stat st;
+	if (fstat(STDERR_FILENO, &st))
+		return false;
+	return st.st_dev == dev && st.st_ino == ino;
+}
 
 void setup_logging(int verbose)
 {
+	// A plain (colourless) stderr sink: the lines are the same on a
+	// terminal, in a file and in the journal, which gets the priority
+	// as the "<N>" prefix sd-daemon(3) defines.
 	auto logger = spdlog::stderr_logger_mt("scx_burst");
-	logger->set_pattern("scx_burst: %l: %v");
+	if (stderr_is_journal(getenv("JOURNAL_STREAM"))) {
+		auto f = std::make_unique<spdlog::pattern_formatter>();
+		f->add_flag<JournalPriority>('J').set_pattern("<%J>scx_burst: %l: %v");
+		logger->set_formatter(std::move(f));
+	} else {
+		logger->set_pattern("scx_burst: %l: %v");
+	}
 	spdlog::set_default_logger(logger);
 	spdlog::set_level(verbose >= 2 ? spdlog::level::trace :
 			  verbose == 1 ? spdlog::level::debug :

@@ -26,6 +26,7 @@ int main(int argc, char **argv)
 		return std::string("scx_burst: error: ") + e.what() + "\n";
 	});
 	CLI11_PARSE(app, argc, argv);
+	opts.args.assign(argv + 1, argv + argc);	// SIGHUP parses them again
 
 	scx_burst::setup_logging(opts.verbose);
 	if (ctl_cmd->parsed())

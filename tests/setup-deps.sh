@@ -76,6 +76,9 @@ plan() {
 		libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
 		libgtest-dev googletest python3)
 	local bpf=(libbpf-dev libbpf1 bpftool)
+	# The install test: the package (cpack -G DEB, dpkg-shlibdeps), the
+	# unit (systemd-analyze verify), the man page (man -l).
+	local pkg=(dpkg-dev file systemd man-db groff-base gzip)
 	local vm=(qemu-system-x86 busybox-static cpio zstd xz-utils kmod
 		stress-ng rt-tests sysbench util-linux procps gnuplot-nox)
 
@@ -87,6 +90,7 @@ plan() {
 	else
 		echo "install ${build[*]} clang llvm lld libclang-rt-dev ${bpf[*]}"
 	fi
+	echo "install ${pkg[*]}"
 	echo "install ${vm[*]}"
 }
 

@@ -39,6 +39,9 @@ public:
 	virtual std::string domain() = 0;
 	virtual Result<std::vector<int>> check_domain(const std::string &spec) = 0;
 	virtual Result<> set_domain(const std::vector<int> &cpus) = 0;
+	// `save`: writes the running settings to the daemon's config file;
+	// returns its path.
+	virtual Result<std::string> save() { return fail("save is not supported here"); }
 };
 
 // One request of the protocol.  Adding one: an entry in ctl_requests(),
@@ -56,6 +59,11 @@ struct CtlRequest {
 
 const std::vector<CtlRequest> &ctl_requests();
 const CtlRequest *find_ctl_request(const std::string &name);
+
+// A set request's work: validates every field of @args (tunables and
+// "primary_domain") before changing anything, then applies them; the
+// reply `ctl set` gets.  SIGHUP applies the config file through it too.
+nlohmann::json ctl_set(CtlBackend &backend, nlohmann::json args);
 
 // Answers one request line (without its newline).
 std::string ctl_handle_line(const std::string &line, CtlBackend &backend);

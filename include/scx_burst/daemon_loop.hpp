@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ctl.hpp"
+#include "options.hpp"
 #include "scheduler.hpp"
 #include "topology.hpp"
 
@@ -42,11 +43,23 @@ public:
 int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
 		  const std::string &ctl_socket);
 
+// SIGHUP: the options the command line of @running gives now (the config
+// file read again, the command line over it) applied to the running
+// scheduler as `ctl set` applies them, without reloading BPF; @domain_spec
+// then follows the file's primary-domain.  Options only a start applies
+// (--stats, --ctl-socket ...) are named in a warning.  A file that does
+// not parse or a value `set` refuses changes nothing and returns false.
+bool reload_options(CtlBackend &backend, const Options &running, std::string &domain_spec);
+
 // The control socket's view of the running scheduler.
 class SchedulerBackend : public CtlBackend {
 public:
 	using Clock = std::chrono::steady_clock;
 	using TopologyReader = std::function<Result<Topology>()>;
+	// Writes the tunables and the domain spec to the config file,
+	// returns its path (`ctl save`).
+	using Saver = std::function<Result<std::string>(const burst_tunables &,
+							const std::string &domain_spec)>;
 
 	// @read_topology: the CPUs online now (a request may come during a
 	// hotplug); @topo is used when that fails.  @switches counts policy
@@ -61,6 +74,8 @@ public:
 	std::string domain() override;
 	Result<std::vector<int>> check_domain(const std::string &spec) override;
 	Result<> set_domain(const std::vector<int> &cpus) override;
+	Result<std::string> save() override;
+	void set_saver(Saver saver) { saver_ = std::move(saver); }
 
 private:
 	SchedulerApi &sched_;
@@ -69,6 +84,7 @@ private:
 	Clock::time_point start_;
 	uint64_t &switches_;
 	std::string &domain_spec_;
+	Saver saver_;
 };
 
 }  // namespace scx_burst
