@@ -27,8 +27,14 @@ struct Script {
 	std::string set_domain_spec;	// `ctl set primary_domain` during watch
 };
 
+// What the test reads after run_scheduler() has destroyed the scheduler.
+struct Record {
+	bool detached = false;
+};
+
 struct FakeScheduler : SchedulerApi {
 	Script script;
+	std::shared_ptr<Record> record = std::make_shared<Record>();
 	burst_tunables t{};
 	std::vector<int> dom;
 	bool attached = false, detached = false;
@@ -46,7 +52,11 @@ struct FakeScheduler : SchedulerApi {
 		attached = true;
 		return {};
 	}
-	void detach() override { detached = true; }
+	void detach() override
+	{
+		detached = true;
+		record->detached = true;
+	}
 	burst_tunables tunables() const override { return t; }
 	void set_tunables(const burst_tunables &n) override { t = n; }
 	Result<> set_domain(const std::vector<int> &cpus) override
@@ -92,7 +102,7 @@ struct FakeEnv : DaemonEnv {
 	std::deque<Script> scripts;	// one per load
 	std::vector<LoadConfig> loads;	// what each load was given
 	std::vector<std::vector<int>> domains;	// domain each load got
-	std::vector<FakeScheduler *> live;
+	std::vector<std::shared_ptr<Record>> live;	// one per load
 	bool fail_load = false;
 	uint64_t seq = 7;
 
@@ -110,7 +120,7 @@ struct FakeEnv : DaemonEnv {
 			s->script = scripts.front();
 			scripts.pop_front();
 		}
-		live.push_back(s.get());
+		live.push_back(s->record);
 		return std::unique_ptr<SchedulerApi>(std::move(s));
 	}
 	std::string ops_name() override { return "burst_test"; }
