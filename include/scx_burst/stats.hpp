@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "intf.h"
+#include "tasks.hpp"
 
 namespace scx_burst {
 
@@ -47,18 +48,6 @@ struct StatsContext {
 	std::string policy;
 	bool overflow = false;	// the primary domain overflows right now
 	uint64_t policy_switches = 0;	// live policy changes so far
-};
-
-// Per-task debug rows (--debug-tasks).
-struct TaskRow {
-	int tid = 0;
-	int tgid = 0;
-	std::string comm;
-	uint32_t score = 0;
-	uint64_t burst_ns = 0;
-	uint64_t prev_burst_ns = 0;
-	uint64_t runs = 0;
-	uint64_t run_ns = 0;
 };
 
 // Human table: a header line, one row per CPU, a total row.
