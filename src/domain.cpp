@@ -7,16 +7,17 @@
 
 #include "scx_burst/intf.h"
 #include "scx_burst/sysfs.hpp"
+#include "scx_burst/text.hpp"
 
 namespace scx_burst {
 namespace {
 
-std::string trim_lower(const std::string &s)
+// Masks and keywords are read without any whitespace, also inside
+// ("0x f0" is 0xf0), and in lower case.
+std::string squeeze_lower(const std::string &s)
 {
-	std::string out;
-	for (char c : s)
-		if (!std::isspace(static_cast<unsigned char>(c)))
-			out += std::tolower(static_cast<unsigned char>(c));
+	std::string out = lowercase(s);
+	std::erase_if(out, [](unsigned char c) { return std::isspace(c); });
 	return out;
 }
 
@@ -33,7 +34,7 @@ int hex_digit(char c)
 
 Result<std::vector<int>> parse_hex_mask(const std::string &text)
 {
-	std::string s = trim_lower(text);
+	std::string s = squeeze_lower(text);
 	std::vector<int> cpus;
 
 	if (s.rfind("0x", 0) == 0)
@@ -79,7 +80,7 @@ Result<std::vector<int>> parse_hex_mask(const std::string &text)
 
 Result<std::vector<int>> parse_cpus(const std::string &text)
 {
-	std::string s = trim_lower(text);
+	std::string s = squeeze_lower(text);
 	bool list = s.rfind("0x", 0) != 0 && (s.find('-') != std::string::npos ||
 					      (s.find(',') != std::string::npos &&
 					       s.find_first_of("abcdef") == std::string::npos));
@@ -191,7 +192,7 @@ Result<Domain> by_capacity(bool performance, const Topology &topo, const SysfsPa
 Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
 			      const SysfsPaths &paths, bool online_part)
 {
-	std::string kw = trim_lower(spec);
+	std::string kw = squeeze_lower(spec);
 	if (kw == "all")
 		return Domain{{}, "all: no primary domain"};
 	if (kw == "performance")

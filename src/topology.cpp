@@ -2,25 +2,15 @@
 #include "scx_burst/topology.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <map>
 
 #include "scx_burst/intf.h"
 #include "scx_burst/sysfs.hpp"
+#include "scx_burst/text.hpp"
 
 namespace scx_burst {
 namespace {
-
-std::string trim(const std::string &s)
-{
-	size_t b = 0, e = s.size();
-	while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-		b++;
-	while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-		e--;
-	return s.substr(b, e - b);
-}
 
 Result<int> parse_cpu_number(const std::string &s, const std::string &whole)
 {

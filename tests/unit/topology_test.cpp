@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "scx_burst/sysfs.hpp"
+#include "scx_burst/text.hpp"
 #include "scx_burst/topology.hpp"
 
 namespace {
@@ -33,6 +34,15 @@ protected:
 
 	fs::path root_;
 };
+
+TEST(Text, TrimAndLowercase)
+{
+	EXPECT_EQ(trim(" \t0-3,8 \n"), "0-3,8");
+	EXPECT_EQ(trim("0 - 1"), "0 - 1");
+	EXPECT_EQ(trim(" \n "), "");
+	EXPECT_EQ(trim(""), "");
+	EXPECT_EQ(lowercase("0XfF Auto"), "0xff auto");
+}
 
 TEST(CpuList, Parses)
 {
