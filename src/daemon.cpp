@@ -162,7 +162,7 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 
 int run_daemon(const Options &opts)
 {
-	const std::filesystem::path scx_root = opts.sched_ext_root;
+	const SysfsPaths scx_root{.sched_ext = opts.sched_ext_root};
 
 	// What needs no file first; whatever refuses the start later, the
 	// control server takes its socket, lock file and directories along.
@@ -213,7 +213,7 @@ int run_daemon(const Options &opts)
 	// The system as the restart loop sees it.
 	class Env : public DaemonEnv {
 	public:
-		Env(const Options &opts, const std::filesystem::path &scx_root,
+		Env(const Options &opts, const SysfsPaths &scx_root,
 		    const SignalFd &sig, CtlServer &ctl)
 			: opts_(opts), scx_root_(scx_root), sig_(sig), ctl_(ctl) {}
 
@@ -237,7 +237,7 @@ int run_daemon(const Options &opts)
 
 	private:
 		const Options &opts_;
-		const std::filesystem::path &scx_root_;
+		const SysfsPaths &scx_root_;
 		const SignalFd &sig_;
 		CtlServer &ctl_;
 		uint64_t switches_ = 0;

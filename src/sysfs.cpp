@@ -9,6 +9,12 @@
 
 namespace scx_burst {
 
+SysfsPaths SysfsPaths::under(const std::filesystem::path &sys)
+{
+	return {sys / "kernel/sched_ext", sys / "devices/system/cpu", sys / "devices",
+		sys / "firmware/acpi/platform_profile"};
+}
+
 std::string read_line(const std::filesystem::path &path)
 {
 	std::ifstream in(path);
@@ -19,39 +25,39 @@ std::string read_line(const std::filesystem::path &path)
 	return line;
 }
 
-std::string sched_ext_state(const std::filesystem::path &root)
+std::string sched_ext_state(const SysfsPaths &sys)
 {
-	return read_line(root / "state");
+	return read_line(sys.sched_ext / "state");
 }
 
-uint64_t sched_ext_hotplug_seq(const std::filesystem::path &root)
+uint64_t sched_ext_hotplug_seq(const SysfsPaths &sys)
 {
-	return std::strtoull(read_line(root / "hotplug_seq").c_str(), nullptr, 10);
+	return std::strtoull(read_line(sys.sched_ext / "hotplug_seq").c_str(), nullptr, 10);
 }
 
-std::string sched_ext_ops(const std::filesystem::path &root)
+std::string sched_ext_ops(const SysfsPaths &sys)
 {
-	return read_line(root / "root" / "ops");
+	return read_line(sys.sched_ext / "root" / "ops");
 }
 
-Result<> check_sched_ext_present(const std::filesystem::path &root)
+Result<> check_sched_ext_present(const SysfsPaths &sys)
 {
 	std::error_code ec;
 
-	if (!std::filesystem::exists(root / "state", ec))
+	if (!std::filesystem::exists(sys.sched_ext / "state", ec))
 		return fail("this kernel has no sched_ext: CONFIG_SCHED_CLASS_EXT "
-			    "is not enabled (" + (root / "state").string() +
+			    "is not enabled (" + (sys.sched_ext / "state").string() +
 			    " missing); scx_burst needs Linux >= 6.12 built with it");
 	return {};
 }
 
-Result<> check_sched_ext(const std::filesystem::path &root)
+Result<> check_sched_ext(const SysfsPaths &sys)
 {
-	if (auto r = check_sched_ext_present(root); !r)
+	if (auto r = check_sched_ext_present(sys); !r)
 		return r;
-	std::string state = sched_ext_state(root);
+	std::string state = sched_ext_state(sys);
 	if (state != "disabled")
-		return fail(active_scheduler_error(sched_ext_ops(root), state));
+		return fail(active_scheduler_error(sched_ext_ops(sys), state));
 	return {};
 }
 

@@ -71,8 +71,9 @@ Result<std::vector<int>> parse_cpulist(const std::string &text)
 	return cpus;
 }
 
-Result<Topology> read_topology(const std::filesystem::path &root)
+Result<Topology> read_topology(const SysfsPaths &sys)
 {
+	const std::filesystem::path &root = sys.cpu;
 	Topology topo;
 	std::string possible = read_line(root / "possible");
 	std::string online = read_line(root / "online");

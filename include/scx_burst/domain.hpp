@@ -3,11 +3,11 @@
 // Accepts hex masks of any width, taskset-style CPU lists and keywords.
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "error.hpp"
+#include "sysfs.hpp"
 #include "topology.hpp"
 
 namespace scx_burst {
@@ -24,13 +24,6 @@ Result<std::vector<int>> parse_cpus(const std::string &text);
 
 std::string format_cpulist(const std::vector<int> &cpus);
 std::string format_hex_mask(const std::vector<int> &cpus);
-
-// Where capacity information lives; tests point these at fake trees.
-struct SysfsPaths {
-	std::filesystem::path cpu = "/sys/devices/system/cpu";
-	std::filesystem::path devices = "/sys/devices";	// cpu_core/, cpu_atom/
-	std::filesystem::path platform_profile = "/sys/firmware/acpi/platform_profile";
-};
 
 struct Domain {
 	std::vector<int> cpus;	// empty: no domain (all CPUs)

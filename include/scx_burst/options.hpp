@@ -35,7 +35,7 @@ struct Options {
 	double monitor_s = 0;		// >0: only watch a running daemon
 	double debug_error_after_s = 0;	// >0: BPF raises an error this late (tests)
 	std::string debug_compat;	// compat shims forced to their fallback
-	std::string sched_ext_root = kSchedExtRoot;	// tests: a fake one
+	std::string sched_ext_root = SysfsPaths{}.sched_ext;	// tests: a fake one
 	std::string config_file = kDefaultConfigFile;	// read if it exists
 	std::vector<std::string> args;	// the command line, for SIGHUP's re-read
 };

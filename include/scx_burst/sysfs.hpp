@@ -10,29 +10,39 @@
 
 namespace scx_burst {
 
-inline const std::filesystem::path kSchedExtRoot = "/sys/kernel/sched_ext";
+// Every place in sysfs scx_burst reads.  Tests point it at a fake tree,
+// laid out as /sys is, with SysfsPaths::under(dir).
+struct SysfsPaths {
+	std::filesystem::path sched_ext = "/sys/kernel/sched_ext";
+	std::filesystem::path cpu = "/sys/devices/system/cpu";
+	std::filesystem::path devices = "/sys/devices";	// cpu_core/, cpu_atom/
+	std::filesystem::path platform_profile = "/sys/firmware/acpi/platform_profile";
+
+	// The same layout with @sys in place of /sys.
+	static SysfsPaths under(const std::filesystem::path &sys);
+};
 
 // First line of a file, without the newline; empty if unreadable.
 std::string read_line(const std::filesystem::path &path);
 
 // "disabled", "enabled", ... or empty when sched_ext is absent.
-std::string sched_ext_state(const std::filesystem::path &root = kSchedExtRoot);
+std::string sched_ext_state(const SysfsPaths &sys = {});
 
 // The kernel's CPU hotplug event counter, 0 if unreadable.
-uint64_t sched_ext_hotplug_seq(const std::filesystem::path &root = kSchedExtRoot);
+uint64_t sched_ext_hotplug_seq(const SysfsPaths &sys = {});
 
 // Name of the active sched_ext scheduler, empty if none.
-std::string sched_ext_ops(const std::filesystem::path &root = kSchedExtRoot);
+std::string sched_ext_ops(const SysfsPaths &sys = {});
 
 // Fails with a one-line reason if the kernel has no sched_ext.
-Result<> check_sched_ext_present(const std::filesystem::path &root = kSchedExtRoot);
+Result<> check_sched_ext_present(const SysfsPaths &sys = {});
 
 // Fails with a one-line reason if a scheduler cannot be loaded now: no
 // sched_ext in the kernel, or another scheduler active.
-Result<> check_sched_ext(const std::filesystem::path &root = kSchedExtRoot);
+Result<> check_sched_ext(const SysfsPaths &sys = {});
 
 // The one-line error for "another scheduler is active" (@ops and @state as
-// root/ops and state read), with how to stop the usual ones.
+// sched_ext/root/ops and state read), with how to stop the usual ones.
 std::string active_scheduler_error(const std::string &ops, const std::string &state);
 
 // Fails unless running as root.

@@ -2,11 +2,11 @@
 // CPU topology from sysfs: which CPUs exist, their LLCs and SMT siblings.
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "error.hpp"
+#include "sysfs.hpp"
 
 namespace scx_burst {
 
@@ -22,10 +22,8 @@ struct Topology {
 	bool smt = false;
 };
 
-// Reads @root (normally /sys/devices/system/cpu).  Missing cache or
-// topology files are not errors: those CPUs then share one LLC and have
-// no SMT sibling.
-Result<Topology> read_topology(
-	const std::filesystem::path &root = "/sys/devices/system/cpu");
+// Reads @sys.cpu.  Missing cache or topology files are not errors: those
+// CPUs then share one LLC and have no SMT sibling.
+Result<Topology> read_topology(const SysfsPaths &sys = {});
 
 }  // namespace scx_burst

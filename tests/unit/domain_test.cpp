@@ -77,9 +77,7 @@ protected:
 			 testing::UnitTest::GetInstance()->current_test_info()->name());
 		fs::remove_all(root_);
 		fs::create_directories(root_);
-		paths_.cpu = root_ / "cpu";
-		paths_.devices = root_ / "devices";
-		paths_.platform_profile = root_ / "platform_profile";
+		paths_ = SysfsPaths::under(root_);
 	}
 	void TearDown() override { fs::remove_all(root_); }
 	void put(const fs::path &p, const std::string &v)
@@ -149,7 +147,7 @@ TEST_F(FakeTree, HybridPmus)
 TEST_F(FakeTree, CpuCapacityWins)
 {
 	for (int c = 0; c < 4; c++)
-		put(root_ / ("cpu/cpu" + std::to_string(c)) / "cpu_capacity", c == 3 ? "1024" : "512");
+		put(paths_.cpu / ("cpu" + std::to_string(c)) / "cpu_capacity", c == 3 ? "1024" : "512");
 	put(root_ / "devices/cpu_core/cpus", "0-1");
 	put(root_ / "devices/cpu_atom/cpus", "2-3");
 	EXPECT_EQ(resolve_domain("performance", topo4(), paths_)->cpus, (V{3}));
@@ -159,7 +157,7 @@ TEST_F(FakeTree, CpuCapacityWins)
 TEST_F(FakeTree, CpufreqFallback)
 {
 	for (int c = 0; c < 4; c++)
-		put(root_ / ("cpu/cpu" + std::to_string(c)) / "cpufreq/cpuinfo_max_freq",
+		put(paths_.cpu / ("cpu" + std::to_string(c)) / "cpufreq/cpuinfo_max_freq",
 		    c < 2 ? "4800000" : "3200000");
 	EXPECT_EQ(resolve_domain("performance", topo4(), paths_)->cpus, (V{0, 1}));
 	EXPECT_EQ(resolve_domain("powersave", topo4(), paths_)->cpus, (V{2, 3}));
@@ -168,7 +166,7 @@ TEST_F(FakeTree, CpufreqFallback)
 TEST_F(FakeTree, UniformSaysSoAndUsesAll)
 {
 	for (int c = 0; c < 4; c++)
-		put(root_ / ("cpu/cpu" + std::to_string(c)) / "cpufreq/cpuinfo_max_freq", "3000000");
+		put(paths_.cpu / ("cpu" + std::to_string(c)) / "cpufreq/cpuinfo_max_freq", "3000000");
 	auto p = resolve_domain("performance", topo4(), paths_);
 	ASSERT_TRUE(p);
 	EXPECT_TRUE(p->cpus.empty());

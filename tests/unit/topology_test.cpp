@@ -66,10 +66,10 @@ TEST(CpuList, Rejects)
 
 TEST_F(FakeSysfs, TwoLlcsWithSmt)
 {
-	put("possible", "0-3");
-	put("online", "0-3");
+	put("devices/system/cpu/possible", "0-3");
+	put("devices/system/cpu/online", "0-3");
 	for (int c = 0; c < 4; c++) {
-		std::string d = "cpu" + std::to_string(c);
+		std::string d = "devices/system/cpu/cpu" + std::to_string(c);
 		put(d + "/cache/index0/level", "1");
 		put(d + "/cache/index0/type", "Data");
 		put(d + "/cache/index0/shared_cpu_list", std::to_string(c));
@@ -81,7 +81,7 @@ TEST_F(FakeSysfs, TwoLlcsWithSmt)
 		put(d + "/cache/index2/shared_cpu_list", c < 2 ? "0-1" : "2-3");
 		put(d + "/topology/thread_siblings_list", c < 2 ? "0-1" : "2-3");
 	}
-	auto t = read_topology(root_);
+	auto t = read_topology(SysfsPaths::under(root_));
 	ASSERT_TRUE(t) << t.error().msg;
 	EXPECT_EQ(t->nr_cpu_ids, 4);
 	EXPECT_EQ(t->nr_llcs, 2);
@@ -92,9 +92,9 @@ TEST_F(FakeSysfs, TwoLlcsWithSmt)
 
 TEST_F(FakeSysfs, MissingCacheInfoMeansOneLlc)
 {
-	put("possible", "0-7");
-	put("online", "0-2,5");
-	auto t = read_topology(root_);
+	put("devices/system/cpu/possible", "0-7");
+	put("devices/system/cpu/online", "0-2,5");
+	auto t = read_topology(SysfsPaths::under(root_));
 	ASSERT_TRUE(t) << t.error().msg;
 	EXPECT_EQ(t->nr_cpu_ids, 8);
 	EXPECT_EQ(t->online, (std::vector<int>{0, 1, 2, 5}));
@@ -104,13 +104,13 @@ TEST_F(FakeSysfs, MissingCacheInfoMeansOneLlc)
 
 TEST_F(FakeSysfs, NoPossibleFileIsAnError)
 {
-	auto t = read_topology(root_);
+	auto t = read_topology(SysfsPaths::under(root_));
 	EXPECT_FALSE(t);
 }
 
 TEST_F(FakeSysfs, NoSchedExt)
 {
-	auto r = check_sched_ext(root_ / "kernel/sched_ext");
+	auto r = check_sched_ext(SysfsPaths::under(root_));
 	ASSERT_FALSE(r);
 	EXPECT_NE(r.error().msg.find("this kernel has no sched_ext: CONFIG_SCHED_CLASS_EXT"),
 		  std::string::npos);
@@ -120,7 +120,7 @@ TEST_F(FakeSysfs, OtherSchedulerActive)
 {
 	put("kernel/sched_ext/state", "enabled");
 	put("kernel/sched_ext/root/ops", "rusty");
-	auto r = check_sched_ext(root_ / "kernel/sched_ext");
+	auto r = check_sched_ext(SysfsPaths::under(root_));
 	ASSERT_FALSE(r);
 	EXPECT_NE(r.error().msg.find("another sched_ext scheduler is already active: rusty"),
 		  std::string::npos);
@@ -142,7 +142,7 @@ TEST(ActiveScheduler, SaysHowToStopIt)
 TEST_F(FakeSysfs, SchedExtIdle)
 {
 	put("kernel/sched_ext/state", "disabled");
-	EXPECT_TRUE(check_sched_ext(root_ / "kernel/sched_ext"));
+	EXPECT_TRUE(check_sched_ext(SysfsPaths::under(root_)));
 }
 
 }  // namespace
