@@ -83,8 +83,8 @@ int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
 			     "primary={} ctl={}",
 			     env.ops_name(), policy_name(cfg.tunables.policy),
 			     topo->online.size(), topo->nr_llcs, topo->smt ? "on" : "off",
-			     dom->cpus.empty() ? "all" : format_cpulist(dom->cpus) + " (" +
-							 format_hex_mask(dom->cpus) + ")",
+			     format_domain(dom->cpus) +
+				     (dom->cpus.empty() ? "" : " (" + format_hex_mask(dom->cpus) + ")"),
 			     ctl_socket);
 		log_compat(s, cfg.compat_skip_new);
 
@@ -118,7 +118,7 @@ SchedulerBackend::SchedulerBackend(SchedulerApi &sched, const Topology &topo,
 
 std::string SchedulerBackend::domain()
 {
-	return sched_.domain().empty() ? "all" : format_cpulist(sched_.domain());
+	return format_domain(sched_.domain());
 }
 
 Result<std::vector<int>> SchedulerBackend::check_domain(const std::string &spec)

@@ -106,6 +106,11 @@ std::string format_cpulist(const std::vector<int> &cpus)
 	return out;
 }
 
+std::string format_domain(const std::vector<int> &cpus)
+{
+	return cpus.empty() ? "all" : format_cpulist(cpus);
+}
+
 std::string format_hex_mask(const std::vector<int> &cpus)
 {
 	if (cpus.empty())

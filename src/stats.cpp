@@ -132,7 +132,7 @@ nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
 	j["elapsed_s"] = ctx.elapsed_s;
 	j["interval_s"] = ctx.interval_s;
 	j["policy"] = ctx.policy;
-	j["primary_domain"] = sample.primary.empty() ? "all" : format_cpulist(sample.primary);
+	j["primary_domain"] = format_domain(sample.primary);
 	j["overflow"] = ctx.overflow;
 	j["policy_switches"] = ctx.policy_switches;
 	j["cpus"] = nlohmann::json::array();

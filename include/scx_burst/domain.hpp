@@ -24,6 +24,8 @@ Result<std::vector<int>> parse_cpus(const std::string &text);
 
 std::string format_cpulist(const std::vector<int> &cpus);
 std::string format_hex_mask(const std::vector<int> &cpus);
+// A primary domain as shown to users: "all" for none, else a CPU list.
+std::string format_domain(const std::vector<int> &cpus);
 
 struct Domain {
 	std::vector<int> cpus;	// empty: no domain (all CPUs)

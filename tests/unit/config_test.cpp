@@ -259,7 +259,7 @@ public:
 	burst_tunables get() override { return t; }
 	void set(const burst_tunables &n) override { t = n; }
 	json stats() override { return json::object(); }
-	std::string domain() override { return dom.empty() ? "all" : format_cpulist(dom); }
+	std::string domain() override { return format_domain(dom); }
 	Result<std::vector<int>> check_domain(const std::string &spec) override
 	{
 		Topology topo;

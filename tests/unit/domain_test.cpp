@@ -43,6 +43,8 @@ TEST(Mask, RoundTrips)
 		EXPECT_EQ(*parse_cpulist(format_cpulist(v)), v) << format_cpulist(v);
 	}
 	EXPECT_EQ(format_cpulist({0, 1, 2, 3, 4, 5, 12, 14, 15}), "0-5,12,14-15");
+	EXPECT_EQ(format_domain({}), "all");
+	EXPECT_EQ(format_domain({2, 3}), "2-3");
 	EXPECT_EQ(format_hex_mask({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), "0xfff");
 }
 

@@ -27,7 +27,7 @@ public:
 	{
 		return {{"policy", policy_name(t.policy)}, {"cpus", nlohmann::json::array()}};
 	}
-	std::string domain() override { return dom.empty() ? "all" : format_cpulist(dom); }
+	std::string domain() override { return format_domain(dom); }
 	Result<std::vector<int>> check_domain(const std::string &spec) override
 	{
 		Topology topo;
