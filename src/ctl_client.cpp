@@ -102,12 +102,7 @@ int run_monitor(const Options &opts)
 			return 1;
 		}
 		StatsSample cur = sample_from_json(resp);
-		StatsContext ctx;
-		ctx.elapsed_s = resp.value("elapsed_s", 0.0);
-		ctx.interval_s = ctx.elapsed_s - prev_t;
-		ctx.policy = resp.value("policy", "");
-		ctx.overflow = resp.value("overflow", false);
-		ctx.policy_switches = resp.value("policy_switches", (uint64_t)0);
+		StatsContext ctx = context_from_json(resp, resp.value("elapsed_s", 0.0) - prev_t);
 		StatsSample d = stats_delta(cur, prev);
 		if (opts.json) {
 			std::cout << stats_json(ctx, d).dump() << std::endl;

@@ -143,12 +143,9 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 		if (opts.stats_interval_s > 0 && Clock::now() >= next) {
 			auto now = Clock::now();
 			StatsSample cur = sched.read_stats(true);
-			StatsContext ctx;
-			ctx.elapsed_s = std::chrono::duration<double>(now - start).count();
-			ctx.interval_s = std::chrono::duration<double>(now - prev_at).count();
-			ctx.policy = policy_name(sched.tunables().policy);
-			ctx.overflow = sched.overflowing();
-			ctx.policy_switches = switches;
+			StatsContext ctx = stats_context(
+				sched, switches, std::chrono::duration<double>(now - start).count(),
+				std::chrono::duration<double>(now - prev_at).count());
 			report_stats(opts, sched, ctx, stats_delta(cur, prev));
 			prev = std::move(cur);
 			prev_at = now;

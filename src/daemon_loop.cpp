@@ -208,13 +208,9 @@ void SchedulerBackend::set(const burst_tunables &t)
 
 nlohmann::json SchedulerBackend::stats()
 {
-	StatsContext ctx;
-	ctx.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
-	ctx.interval_s = ctx.elapsed_s;
-	ctx.policy = policy_name(sched_.tunables().policy);
-	ctx.overflow = sched_.overflowing();
-	ctx.policy_switches = switches_;
-	return stats_json(ctx, sched_.read_stats(false));
+	double elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+	return stats_json(stats_context(sched_, switches_, elapsed_s, elapsed_s),
+			  sched_.read_stats(false));
 }
 
 }  // namespace scx_burst

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "scx_burst/domain.hpp"
+#include "scx_burst/scheduler.hpp"
+#include "scx_burst/tunables.hpp"
 
 namespace scx_burst {
 
@@ -157,6 +159,29 @@ nlohmann::json stats_json(const StatsContext &ctx, const StatsSample &sample,
 					      {"run_ns", t.run_ns}});
 	}
 	return j;
+}
+
+StatsContext stats_context(const SchedulerApi &sched, uint64_t policy_switches,
+			   double elapsed_s, double interval_s)
+{
+	StatsContext ctx;
+	ctx.elapsed_s = elapsed_s;
+	ctx.interval_s = interval_s;
+	ctx.policy = policy_name(sched.tunables().policy);
+	ctx.overflow = sched.overflowing();
+	ctx.policy_switches = policy_switches;
+	return ctx;
+}
+
+StatsContext context_from_json(const nlohmann::json &j, double interval_s)
+{
+	StatsContext ctx;
+	ctx.elapsed_s = j.value("elapsed_s", 0.0);
+	ctx.interval_s = interval_s;
+	ctx.policy = j.value("policy", "");
+	ctx.overflow = j.value("overflow", false);
+	ctx.policy_switches = j.value("policy_switches", (uint64_t)0);
+	return ctx;
 }
 
 StatsSample sample_from_json(const nlohmann::json &j)

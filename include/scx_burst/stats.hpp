@@ -50,6 +50,18 @@ struct StatsContext {
 	uint64_t policy_switches = 0;	// live policy changes so far
 };
 
+class SchedulerApi;
+
+// The context of a report on @sched's counters: its policy and overflow
+// state now, @policy_switches, @elapsed_s since it was enabled and the
+// @interval_s the counters cover.
+StatsContext stats_context(const SchedulerApi &sched, uint64_t policy_switches,
+			   double elapsed_s, double interval_s);
+
+// The context a stats_json() object carries, its counters covering
+// @interval_s (--monitor: the time since the previous object).
+StatsContext context_from_json(const nlohmann::json &j, double interval_s);
+
 // Human table: a header line, one row per CPU, a total row.
 void print_stats_table(std::ostream &out, const StatsContext &ctx,
 		       const StatsSample &sample,

@@ -149,4 +149,15 @@ TEST(Stats, JsonSameNumbers)
 	EXPECT_EQ(back, j);
 }
 
+TEST(Stats, ContextRoundTripsThroughJson)
+{
+	StatsContext ctx{7.5, 1.0, "deadline", true, 3};
+	auto back = context_from_json(stats_json(ctx, sample3()), 0.5);
+	EXPECT_DOUBLE_EQ(back.elapsed_s, 7.5);
+	EXPECT_DOUBLE_EQ(back.interval_s, 0.5);
+	EXPECT_EQ(back.policy, "deadline");
+	EXPECT_TRUE(back.overflow);
+	EXPECT_EQ(back.policy_switches, 3u);
+}
+
 }  // namespace
