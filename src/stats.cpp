@@ -19,6 +19,23 @@ const std::array<StatMeta, BURST_NR_STATS> kStatMeta = {{
 #undef BURST_STAT
 }};
 
+namespace {
+
+constexpr DerivedStat kDerived[] = {
+#define BURST_RATIO(name, group, label, num, den)                             \
+	{#name, #group, label, #num " / " #den, [](const Counters &c) {       \
+		 return c[BURST_STAT_##den] ?                                  \
+				(double)c[BURST_STAT_##num] / c[BURST_STAT_##den] : \
+				0.0;                                          \
+	 }},
+#include "scx_burst/stats_derived_table.h"
+#undef BURST_RATIO
+};
+
+}  // namespace
+
+const std::span<const DerivedStat> kDerivedStats = kDerived;
+
 Counters StatsSample::total() const
 {
 	Counters t{};
@@ -57,12 +74,15 @@ uint64_t cell(const Counters &c, size_t k)
 	return c[k];
 }
 
-std::string avg_score(const Counters &c)
+// Table cell of derived column @d, and its width (room for 123.45).
+std::string derived_cell(const Counters &c, const DerivedStat &d)
 {
-	if (!c[BURST_STAT_runs])
-		return "0.00";
-	return fmt::format("{:.2f}", (double)c[BURST_STAT_score_sum] /
-					     c[BURST_STAT_runs]);
+	return fmt::format("{:.2f}", d.value(c));
+}
+
+size_t derived_width(const DerivedStat &d)
+{
+	return std::max<size_t>(std::strlen(d.label), 6);
 }
 
 nlohmann::json counters_json(const Counters &c)
@@ -70,9 +90,8 @@ nlohmann::json counters_json(const Counters &c)
 	nlohmann::json j = nlohmann::json::object();
 	for (size_t k = 0; k < c.size(); k++)
 		j[kStatMeta[k].name] = c[k];
-	j["avg_score"] = c[BURST_STAT_runs] ?
-				 (double)c[BURST_STAT_score_sum] / c[BURST_STAT_runs] :
-				 0.0;
+	for (const auto &d : kDerivedStats)
+		j[d.name] = d.value(c);
 	return j;
 }
 
@@ -102,13 +121,17 @@ void print_stats_table(std::ostream &out, const StatsContext &ctx,
 	line += fmt::format("{:>5}", "cpu");
 	for (size_t k = 0; k < width.size(); k++)
 		line += fmt::format(" {:>{}}", kStatMeta[k].label, width[k]);
-	line += fmt::format(" {:>6}\n", "avg_sc");
+	for (const auto &d : kDerivedStats)
+		line += fmt::format(" {:>{}}", d.label, derived_width(d));
+	line += "\n";
 
 	auto row = [&](const std::string &name, const Counters &c) {
 		line += fmt::format("{:>5}", name);
 		for (size_t k = 0; k < width.size(); k++)
 			line += fmt::format(" {:>{}}", cell(c, k), width[k]);
-		line += fmt::format(" {:>6}\n", avg_score(c));
+		for (const auto &d : kDerivedStats)
+			line += fmt::format(" {:>{}}", derived_cell(c, d), derived_width(d));
+		line += "\n";
 	};
 	for (size_t i = 0; i < sample.cpus.size(); i++)
 		row(std::to_string(sample.cpus[i]) + (is_primary(sample.cpus[i]) ? "*" : ""),
@@ -209,8 +232,8 @@ nlohmann::json stats_meta_json()
 			     {"kind", m.kind == BURST_STAT_KIND_MAX ? "max" : "sum"},
 			     {"label", m.label},
 			     {"desc", m.desc}};
-	j["avg_score"] = {{"group", "burst"}, {"label", "avg_sc"},
-			  {"desc", "score_sum / runs"}};
+	for (const auto &d : kDerivedStats)
+		j[d.name] = {{"group", d.group}, {"label", d.label}, {"desc", d.desc}};
 	return j;
 }
 

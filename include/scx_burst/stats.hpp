@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 // The daemon's view of the per-CPU counters: one table (stats_table.h)
-// drives the column labels, JSON keys and descriptions; one printer for
+// drives the column labels, JSON keys and descriptions, another
+// (stats_derived_table.h) the columns computed from them; one printer for
 // every command that shows stats.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,17 @@ struct StatMeta {
 extern const std::array<StatMeta, BURST_NR_STATS> kStatMeta;
 
 using Counters = std::array<uint64_t, BURST_NR_STATS>;
+
+// A column computed from a row's counters (stats_derived_table.h).
+struct DerivedStat {
+	const char *name;
+	const char *group;
+	const char *label;
+	const char *desc;
+	double (*value)(const Counters &c);
+};
+
+extern const std::span<const DerivedStat> kDerivedStats;
 
 // Counters of each listed CPU (cumulative as read, or a difference).
 struct StatsSample {

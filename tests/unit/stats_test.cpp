@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// Stats table and JSON: every counter of stats_table.h shows up, totals
+// Stats table and JSON: every counter of stats_table.h and every column of
+// stats_derived_table.h shows up, totals
 // are the sums of the rows, deltas subtract CPU by CPU.
 #include <algorithm>
 #include <cstring>
@@ -39,9 +40,18 @@ TEST(Stats, MetaTableIsComplete)
 		EXPECT_GT(std::strlen(m.desc), 10u) << m.name;
 	}
 	EXPECT_EQ(names.size(), (size_t)BURST_NR_STATS);
+	// Derived columns share the name and label spaces of the counters.
+	for (const auto &d : kDerivedStats) {
+		EXPECT_TRUE(names.insert(d.name).second) << d.name;
+		EXPECT_TRUE(labels.insert(d.label).second) << d.label;
+	}
 	auto meta = stats_meta_json();
+	EXPECT_EQ(meta.size(), BURST_NR_STATS + kDerivedStats.size());
 	for (const auto &m : kStatMeta)
 		EXPECT_EQ(meta[m.name]["desc"], m.desc);
+	for (const auto &d : kDerivedStats)
+		EXPECT_EQ(meta[d.name]["desc"], d.desc);
+	EXPECT_EQ(meta["avg_score"]["desc"], "score_sum / runs");
 }
 
 // What the total row holds for slot @k: the sum, or the largest for MAX.
@@ -103,6 +113,8 @@ TEST(Stats, TableHasRowPerCpuAndTotal)
 	EXPECT_NE(header.find("switches=0"), std::string::npos);
 	for (const auto &m : kStatMeta)
 		EXPECT_NE(cols.find(m.label), std::string::npos) << m.label;
+	for (const auto &d : kDerivedStats)
+		EXPECT_NE(cols.find(d.label), std::string::npos) << d.label;
 	std::vector<std::string> first;
 	while (std::getline(in, line)) {
 		std::istringstream ls(line);
@@ -142,6 +154,10 @@ TEST(Stats, JsonSameNumbers)
 	}
 	EXPECT_EQ(j["cpus"][2]["cpu"], 3);
 	EXPECT_DOUBLE_EQ(j["total"]["avg_score"].get<double>(), 5.0);
+	for (const auto &d : kDerivedStats)
+		EXPECT_DOUBLE_EQ(j["cpus"][0][d.name].get<double>(), d.value(s.per_cpu[0]))
+			<< d.name;
+	EXPECT_EQ(j["total"].size(), BURST_NR_STATS + kDerivedStats.size());
 	EXPECT_EQ(j["tasks"][0]["comm"], "hog");
 	EXPECT_EQ(j["tasks"][0]["score"], 17);
 	// round trip through text, as a consumer of --json lines sees it

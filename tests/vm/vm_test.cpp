@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -144,19 +145,29 @@ std::vector<json> json_lines(const std::vector<std::string> &lines)
 	return out;
 }
 
-// Every counter of the total row is the sum of the CPU rows.
+// The counters of stats_table.h, and whether the total row takes their
+// largest CPU's value (MAX) instead of the sum (SUM).  Derived columns
+// (stats_derived_table.h) are ratios: they neither add up nor are checked.
+struct Counter {
+	const char *name;
+	bool is_max;
+};
+constexpr Counter kCounters[] = {
+#define BURST_STAT(name, kind, group, label, desc) {#name, std::string_view(#kind) == "MAX"},
+#include "scx_burst/stats_table.h"
+#undef BURST_STAT
+};
+
+// Every counter of the total row is the sum of the CPU rows (or, for a
+// MAX slot, the largest).
 void expect_totals_add_up(const json &line)
 {
-	for (auto &[key, val] : line["total"].items()) {
-		if (key == "avg_score")
-			continue;
-		// max_wait_us is the interval's largest (a MAX slot), not a sum
-		bool is_max = key == "max_wait_us";
+	for (const auto &k : kCounters) {
 		uint64_t sum = 0;
 		for (const auto &c : line["cpus"])
-			sum = is_max ? std::max(sum, c[key].get<uint64_t>())
-				     : sum + c[key].get<uint64_t>();
-		EXPECT_EQ(val.get<uint64_t>(), sum) << key;
+			sum = k.is_max ? std::max(sum, c.at(k.name).get<uint64_t>())
+				       : sum + c.at(k.name).get<uint64_t>();
+		EXPECT_EQ(line["total"].at(k.name).get<uint64_t>(), sum) << k.name;
 	}
 }
 
