@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "scx_burst/ctl.hpp"
+#include "scx_burst/exit_code.hpp"
 #include "scx_burst/stats.hpp"
 #include "socket_io.hpp"
 
@@ -83,24 +84,18 @@ int run_monitor(const Options &opts)
 {
 	nlohmann::json req = {{"req", "stats"}};
 	auto first = ctl_request(opts.ctl_socket, req);
-	if (!first) {
-		spdlog::error("{}", first.error().msg);
-		return 1;
-	}
+	if (!first)
+		return fail_with(first.error().msg);
 	StatsSample prev = sample_from_json((*first)["args"]["resp"]);
 	double prev_t = (*first)["args"]["resp"].value("elapsed_s", 0.0);
 	for (;;) {
 		usleep((useconds_t)(opts.monitor_s * 1e6));
 		auto r = ctl_request(opts.ctl_socket, req);
-		if (!r) {
-			spdlog::error("{}", r.error().msg);
-			return 1;
-		}
+		if (!r)
+			return fail_with(r.error().msg);
 		const auto &resp = (*r)["args"]["resp"];
-		if ((*r).value("errno", 0) != 0) {
-			spdlog::error("daemon: {}", resp.dump());
-			return 1;
-		}
+		if ((*r).value("errno", 0) != 0)
+			return fail_with("daemon: " + resp.dump());
 		StatsSample cur = sample_from_json(resp);
 		StatsContext ctx = context_from_json(resp, resp.value("elapsed_s", 0.0) - prev_t);
 		StatsSample d = stats_delta(cur, prev);
@@ -140,18 +135,14 @@ Result<std::string> ctl_command_request(const CtlCommand &cmd)
 int run_ctl(const Options &opts, const CtlCommand &cmd)
 {
 	auto line = ctl_command_request(cmd);
-	if (!line) {
-		spdlog::error("{}", line.error().msg);
-		return 1;
-	}
+	if (!line)
+		return fail_with(line.error().msg, kExitUsage);	// nothing sent
 	auto r = ctl_request_line(opts.ctl_socket, *line);
-	if (!r) {
-		spdlog::error("{}", r.error().msg);
-		return 1;
-	}
+	if (!r)
+		return fail_with(r.error().msg);
 	if (cmd.verb == "raw") {
 		std::cout << r->dump() << std::endl;
-		return r->value("errno", 0) ? 1 : 0;
+		return r->value("errno", 0) ? kExitFailure : kExitOk;
 	}
 	const CtlRequest *what = find_ctl_request(cmd.verb);
 	const auto &resp = (*r)["args"]["resp"];
@@ -159,7 +150,7 @@ int run_ctl(const Options &opts, const CtlCommand &cmd)
 		spdlog::error("{} (errno {})", resp.is_string() ? resp.get<std::string>() :
 								  resp.dump(),
 			      r->value("errno", 0));
-		return 1;
+		return kExitFailure;
 	}
 	if (what && what->settings_reply) {
 		for (auto &[k, v] : resp.items())
@@ -169,7 +160,7 @@ int run_ctl(const Options &opts, const CtlCommand &cmd)
 	} else {
 		std::cout << resp.dump(opts.json ? -1 : 2) << std::endl;
 	}
-	return 0;
+	return kExitOk;
 }
 
 }  // namespace scx_burst

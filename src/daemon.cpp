@@ -14,6 +14,7 @@
 #include "scx_burst/ctl_server.hpp"
 #include "scx_burst/daemon_loop.hpp"
 #include "scx_burst/domain.hpp"
+#include "scx_burst/exit_code.hpp"
 #include "scx_burst/notify.hpp"
 #include "scx_burst/scheduler.hpp"
 #include "scx_burst/sysfs.hpp"
@@ -163,43 +164,29 @@ int run_daemon(const Options &opts)
 
 	// What needs no file first; whatever refuses the start later, the
 	// control server takes its socket, lock file and directories along.
-	if (auto r = check_sched_ext_present(scx_root); !r) {
-		spdlog::error("{}", r.error().msg);
-		return 1;
-	}
-	if (auto r = check_root(); !r) {
-		spdlog::error("{}", r.error().msg);
-		return 1;
-	}
+	if (auto r = check_sched_ext_present(scx_root); !r)
+		return fail_with(r.error().msg);
+	if (auto r = check_root(); !r)
+		return fail_with(r.error().msg);
 	// The control socket's lock before the scheduler check: a second
 	// daemon is refused with that reason, not with "another scheduler is
 	// active".
 	auto ctl = CtlServer::listen(opts.ctl_socket);
-	if (!ctl) {
-		spdlog::error("{}", ctl.error().msg);
-		return 1;
-	}
-	if (auto r = check_sched_ext(scx_root); !r) {
-		spdlog::error("{}", r.error().msg);
-		return 1;
-	}
+	if (!ctl)
+		return fail_with(ctl.error().msg);
+	if (auto r = check_sched_ext(scx_root); !r)
+		return fail_with(r.error().msg);
 
 	auto kernel = KernelSymbols::running();
-	if (!kernel) {
-		spdlog::error("{}", kernel.error().msg);
-		return 1;
-	}
+	if (!kernel)
+		return fail_with(kernel.error().msg);
 	auto skip_new = parse_debug_compat(opts.debug_compat, *kernel);
-	if (!skip_new) {
-		spdlog::error("{}", skip_new.error().msg);
-		return 1;
-	}
+	if (!skip_new)
+		return fail_with(skip_new.error().msg);
 
 	SignalFd sig;
-	if (sig.fd() < 0) {
-		spdlog::error("signalfd: {}", strerror(errno));
-		return 1;
-	}
+	if (sig.fd() < 0)
+		return fail_with(std::string("signalfd: ") + strerror(errno));
 
 	LoadConfig cfg;
 	cfg.tunables = opts.tunables;

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "scx_burst/domain.hpp"
+#include "scx_burst/exit_code.hpp"
 #include "scx_burst/tunables.hpp"
 
 namespace scx_burst {
@@ -48,26 +49,18 @@ int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
 		// restart request instead of running it on a stale topology.
 		cfg.hotplug_seq = env.hotplug_seq();
 		auto topo = env.topology();
-		if (!topo) {
-			spdlog::error("{}", topo.error().msg);
-			return 1;
-		}
+		if (!topo)
+			return fail_with(topo.error().msg);
 		// What the user asked for, applied to the CPUs online now.
 		auto dom = resolve_domain(domain_spec, *topo, {}, !first);
-		if (!dom) {
-			spdlog::error("{}", dom.error().msg);
-			return 1;
-		}
+		if (!dom)
+			return fail_with(dom.error().msg);
 		auto sched = env.load(*topo, cfg);
-		if (!sched) {
-			spdlog::error("{}", sched.error().msg);
-			return 1;
-		}
+		if (!sched)
+			return fail_with(sched.error().msg);
 		SchedulerApi &s = **sched;
-		if (auto r = s.set_domain(dom->cpus); !r) {
-			spdlog::error("{}", r.error().msg);
-			return 1;
-		}
+		if (auto r = s.set_domain(dom->cpus); !r)
+			return fail_with(r.error().msg);
 		if (!dom->why.empty() && domain_spec != "all")
 			spdlog::info("primary domain {}: {}", domain_spec, dom->why);
 		if (auto r = s.attach(); !r) {
@@ -76,8 +69,7 @@ int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
 				spdlog::info("the kernel asked for a restart: loading again");
 				continue;
 			}
-			spdlog::error("{}", r.error().msg);
-			return 1;
+			return fail_with(r.error().msg);
 		}
 		spdlog::info("scheduler enabled: ops={} policy={} cpus={} llcs={} smt={} "
 			     "primary={} ctl={}",
@@ -96,7 +88,7 @@ int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
 
 		if (out == Outcome::UserStop) {
 			log_exit(ei, ei.is_error());
-			return ei.is_error() ? 1 : 0;
+			return ei.is_error() ? kExitFailure : kExitOk;
 		}
 		if (ei.should_restart()) {
 			log_exit(ei, false);
@@ -104,7 +96,7 @@ int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
 			continue;
 		}
 		log_exit(ei, true);
-		return 1;
+		return kExitFailure;
 	}
 }
 

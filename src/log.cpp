@@ -115,23 +115,25 @@ bool stderr_is_journal(const char *journal_stream)
 
 void setup_logging(int verbose)
 {
-	// A plain (colourless) stderr sink: the lines are the same on a
-	// terminal, in a file and in the journal, which gets the priority
-	// as the "<N>" prefix sd-daemon(3) defines.
-	auto logger = spdlog::stderr_logger_mt("scx_burst");
-	if (stderr_is_journal(getenv("JOURNAL_STREAM"))) {
-		auto f = std::make_unique<spdlog::pattern_formatter>();
-		f->add_flag<JournalPriority>('J').set_pattern("<%J>scx_burst: %l: %v");
-		logger->set_formatter(std::move(f));
-	} else {
-		logger->set_pattern("scx_burst: %l: %v");
+	if (!spdlog::get("scx_burst")) {
+		// A plain (colourless) stderr sink: the lines are the same on
+		// a terminal, in a file and in the journal, which gets the
+		// priority as the "<N>" prefix sd-daemon(3) defines.
+		auto logger = spdlog::stderr_logger_mt("scx_burst");
+		if (stderr_is_journal(getenv("JOURNAL_STREAM"))) {
+			auto f = std::make_unique<spdlog::pattern_formatter>();
+			f->add_flag<JournalPriority>('J').set_pattern("<%J>scx_burst: %l: %v");
+			logger->set_formatter(std::move(f));
+		} else {
+			logger->set_pattern("scx_burst: %l: %v");
+		}
+		spdlog::set_default_logger(logger);
+		libbpf_set_print(libbpf_print);
 	}
-	spdlog::set_default_logger(logger);
 	spdlog::set_level(verbose >= 2 ? spdlog::level::trace :
 			  verbose == 1 ? spdlog::level::debug :
 					 spdlog::level::info);
 	spdlog::cfg::load_env_levels();
-	libbpf_set_print(libbpf_print);
 }
 
 std::vector<std::string> libbpf_log_tail(size_t max_lines)

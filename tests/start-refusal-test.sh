@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Host test: every refused start of the daemon says why in one line on
-# stderr, exits non-zero and leaves no file behind (control socket, its
+# stderr, exits 1 (README, "Exit codes and lifetime") and leaves no file behind (control socket, its
 # .lock, the directories made for them).  A fake sched_ext directory
 # (--debug-sched-ext-root) stands for the kernel's, so this runs on any
 # kernel; nothing is ever loaded: each case is refused before the load.
@@ -44,13 +44,13 @@ start() {
 	echo $? > "$tmp/$c.rc"
 }
 
-# refused CASE REGEX [FILE...]: non-zero exit, one stderr line matching
+# refused CASE REGEX [FILE...]: exit 1, one stderr line matching
 # REGEX, and $tmp/CASE holds exactly FILE... (paths below it) afterwards
 refused() {
 	local c=$1 re=$2 rc n left want
 	shift 2
 	rc=$(cat "$tmp/$c.rc")
-	[ "$rc" != 0 ] && [ "$rc" != 124 ] && ok || bad "$c: exit $rc"
+	[ "$rc" = 1 ] && ok || bad "$c: exit $rc, want 1"
 	n=$(wc -l < "$tmp/$c.err")
 	[ "$n" = 1 ] && ok || bad "$c: $n lines on stderr, want 1: $(cat "$tmp/$c.err")"
 	grep -qE -- "$re" "$tmp/$c.err" && ok || bad "$c: stderr lacks '$re': $(cat "$tmp/$c.err")"

@@ -24,9 +24,12 @@ Result<nlohmann::json> ctl_request_line(const std::string &socket_path,
 Result<std::string> ctl_command_request(const CtlCommand &cmd);
 
 // ctl get/set/stats/stats_meta/raw: one request to a running daemon.
+// Returns kExitOk, kExitFailure (unreachable, or the daemon said no) or
+// kExitUsage (words that do not parse; nothing sent).
 int run_ctl(const Options &opts, const CtlCommand &cmd);
 
-// --monitor: streams a running daemon's stats, loads nothing.
+// --monitor: streams a running daemon's stats, loads nothing; returns
+// kExitFailure once the daemon cannot be reached or answers an error.
 int run_monitor(const Options &opts);
 
 }  // namespace scx_burst

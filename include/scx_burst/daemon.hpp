@@ -7,8 +7,9 @@
 namespace scx_burst {
 
 // Runs until SIGINT/SIGTERM or until the kernel disables the scheduler;
-// reloads when the kernel asks for a restart.  Returns the exit status:
-// 0 when the user stopped it, non-zero on any failure or kernel ejection.
+// reloads when the kernel asks for a restart.  Returns the exit status
+// (exit_code.hpp): kExitOk when the user stopped it, kExitFailure on any
+// failure or kernel ejection, said in one line.
 int run_daemon(const Options &opts);
 
 }  // namespace scx_burst

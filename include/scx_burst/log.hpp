@@ -13,7 +13,8 @@ namespace scx_burst {
 // "scx_burst: <level>: <message>", never coloured.  When stderr is the
 // journal stream systemd connected ($JOURNAL_STREAM), each line starts
 // with its syslog priority, "<6>scx_burst: info: ...", so that journald
-// files warnings and errors at their level.
+// files warnings and errors at their level.  main calls it before parsing
+// the command line (its errors take the same form) and again with -v.
 void setup_logging(int verbose);
 
 // The syslog priority journald gets for @level (debug 7 ... critical 2).

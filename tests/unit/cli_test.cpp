@@ -2,6 +2,8 @@
 // Option parsing and validation, as main() sets it up.
 #include <gtest/gtest.h>
 
+#include "scx_burst/exit_code.hpp"
+#include "scx_burst/log.hpp"
 #include "scx_burst/options.hpp"
 
 namespace {
@@ -129,6 +131,46 @@ TEST(Cli, PolicyNames)
 	EXPECT_EQ(scx_burst::policy_from_name("deadline"), BURST_POLICY_DEADLINE);
 	EXPECT_EQ(scx_burst::policy_from_name("eevdf"), -1);
 	EXPECT_STREQ(scx_burst::policy_name(BURST_POLICY_DEADLINE), "deadline");
+}
+
+// main's exit code for a command line: what parse_exit() makes of CLI11's
+// verdict, 0 when the parse goes through.
+int main_exit(std::vector<std::string> args)
+{
+	Options o;
+	scx_burst::CtlCommand ctl;
+	CLI::App app{"test", "scx_burst"};
+	app.set_version_flag("-V,--version", "scx_burst test");
+	scx_burst::add_options(app, o, ctl);
+	std::reverse(args.begin(), args.end());
+	try {
+		app.parse(args);
+	} catch (const CLI::ParseError &e) {
+		return scx_burst::parse_exit(app, e);
+	}
+	return scx_burst::kExitOk;
+}
+
+TEST(Cli, ExitCodes)
+{
+	scx_burst::setup_logging(0);	// as main does before parsing
+	testing::internal::CaptureStdout();
+	testing::internal::CaptureStderr();
+	EXPECT_EQ(main_exit({"--help"}), scx_burst::kExitOk);
+	EXPECT_EQ(main_exit({"-V"}), scx_burst::kExitOk);
+	EXPECT_EQ(main_exit({"--bogus"}), scx_burst::kExitUsage);
+	EXPECT_EQ(main_exit({"--slice-us", "5"}), scx_burst::kExitUsage);
+	EXPECT_EQ(main_exit({"ctl"}), scx_burst::kExitUsage);
+	EXPECT_EQ(main_exit({"ctl", "frob"}), scx_burst::kExitUsage);
+	std::string out = testing::internal::GetCapturedStdout();
+	std::string err = testing::internal::GetCapturedStderr();
+	EXPECT_NE(out.find("--primary-domain"), std::string::npos) << out;
+	EXPECT_NE(err.find("scx_burst: error: The following argument was not expected: --bogus\n"),
+		  std::string::npos) << err;
+	// The documented values (README, "Exit codes and lifetime").
+	EXPECT_EQ(scx_burst::kExitOk, 0);
+	EXPECT_EQ(scx_burst::kExitFailure, 1);
+	EXPECT_EQ(scx_burst::kExitUsage, 2);
 }
 
 }  // namespace

@@ -181,14 +181,15 @@ TEST_P(Vm, Foundation)
 	EXPECT_EQ(ncpu, 2);
 	EXPECT_EQ(r.one("STATE_BEFORE"), "disabled");
 
-	// Bad input: one clear line, non-zero exit, nothing loaded.
-	EXPECT_NE(r.one("BAD_RANGE_RC"), "0");
+	// Bad input: one clear line, exit 2 (usage), nothing loaded; a
+	// refused start exits 1 (README, "Exit codes and lifetime").
+	EXPECT_EQ(r.one("BAD_RANGE_RC"), "2");
 	EXPECT_EQ(r.all("BAD_RANGE_ERR").size(), 1u) << r.joined("BAD_RANGE_ERR");
 	EXPECT_TRUE(contains(r.one("BAD_RANGE_ERR"), "--slice-us")) << r.joined("BAD_RANGE_ERR");
-	EXPECT_NE(r.one("BAD_VALUE_RC"), "0");
+	EXPECT_EQ(r.one("BAD_VALUE_RC"), "2");
 	EXPECT_EQ(r.all("BAD_VALUE_ERR").size(), 1u) << r.joined("BAD_VALUE_ERR");
 	EXPECT_TRUE(contains(r.one("BAD_VALUE_ERR"), "0xZZ")) << r.joined("BAD_VALUE_ERR");
-	EXPECT_NE(r.one("NOT_ROOT_RC"), "0");
+	EXPECT_EQ(r.one("NOT_ROOT_RC"), "1");
 	EXPECT_TRUE(contains(r.joined("NOT_ROOT_ERR"), "must be run as root"))
 		<< r.joined("NOT_ROOT_ERR");
 	{
@@ -216,11 +217,11 @@ TEST_P(Vm, Foundation)
 		  "dsq-peek=scx_bpf_dsq_peek now=scx_bpf_now "
 		  "task-set-slice=scx_bpf_task_set_slice")
 		<< r.joined("RUN_ERR");
-	EXPECT_NE(r.one("SECOND_RC"), "0");
+	EXPECT_EQ(r.one("SECOND_RC"), "1");
 	EXPECT_EQ(r.all("SECOND_ERR").size(), 1u) << r.joined("SECOND_ERR");
 	EXPECT_TRUE(contains(r.joined("SECOND_ERR"), "another scx_burst daemon is already running"))
 		<< r.joined("SECOND_ERR");
-	EXPECT_NE(r.one("OTHER_RC"), "0");
+	EXPECT_EQ(r.one("OTHER_RC"), "1");
 	EXPECT_EQ(r.all("OTHER_ERR").size(), 1u) << r.joined("OTHER_ERR");
 	EXPECT_TRUE(contains(r.joined("OTHER_ERR"),
 			     "another sched_ext scheduler is already active: burst"))
