@@ -1,6 +1,6 @@
 # Demo: scx_burst with per-CPU stats while a desktop-like mixed load runs
 # (CPU hogs plus a latency probe), then a clean stop.  Used by
-# tests/run-scx-burst.sh on machines without sched_ext.
+# ./run-scx-burst.sh on machines without sched_ext.
 . /scenarios/lib.sh
 args=$(cat /scenarios/demo.args 2>/dev/null)
 secs=${demo_seconds:-30}

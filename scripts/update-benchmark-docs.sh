@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Regenerates the benchmark report in docs/ (docs/benchmarks.md and the
+# plots in docs/benchmarks/): the one tool that writes those files on
+# purpose.  It runs the full benchmark (tests/bench/run-bench.sh, about 15
+# minutes) into build/bench, or with --reanalyze redoes the report from the
+# logs already there, and copies the report into docs/ only when every boot
+# and every section is complete.  Review and commit the result.
+#
+#   scripts/update-benchmark-docs.sh [--reanalyze] [--suites "SUITE..."]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+prog=update-benchmark-docs.sh
+. "$top/tests/lib/common.sh"
+
+out=$top/build/bench
+"$top/tests/bench/run-bench.sh" --no-docs --out "$out" "$@" ||
+	die "the benchmark failed: docs/ left as it was (see $out)"
+[ "$(cat "$out/quick.txt" 2>/dev/null || echo 1)" = 0 ] ||
+	die "$out holds a --quick run: docs/ left as it was"
+"$top/tests/bench/run-bench.sh" --check "$out/results.json" > /dev/null ||
+	die "results incomplete: docs/ left as it was"
+rm -rf "$top/docs/benchmarks"
+mkdir -p "$top/docs/benchmarks"
+cp "$out"/benchmarks/*.svg "$top/docs/benchmarks/"
+cp "$out/benchmarks.md" "$top/docs/benchmarks.md"
+log "regenerated docs/benchmarks.md and docs/benchmarks/ from $out"
