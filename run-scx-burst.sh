@@ -11,25 +11,26 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")" && pwd)
 build=${SCX_BURST_BUILD:-$top/build}
+prog=run-scx-burst
+. "$top/tests/lib/common.sh"
 
 "$top/tests/setup-deps.sh"
-cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
-cmake --build "$build" -j"$(nproc)" --target scx_burst
+build_tree "$top" "$build" scx_burst
 
 if [ -e /sys/kernel/sched_ext/state ] && [ -z "${SCX_BURST_FORCE_VM:-}" ]; then
 	exec "$build/scx_burst" "$@"
 fi
 
-echo "run-scx-burst: this kernel ($(uname -r)) has no sched_ext: running scx_burst in the test VM" >&2
+log "this kernel ($(uname -r)) has no sched_ext: running scx_burst in the test VM"
 vm="$build/vm"
 mkdir -p "$vm"
-read -r suite version vmlinuz < <("$top/tests/vm/kernels.sh" sid trixie-backports | head -n 1)
+read -r suite version vmlinuz < <("$top/tests/vm/kernels.sh" "${SCX_BURST_SUITES[@]}" | head -n 1)
 scen=$(mktemp -d)
 trap 'rm -rf "$scen"' EXIT
 cp "$top"/tests/vm/scenarios/*.sh "$scen/"
 printf '%s\n' "${@:---stats=1}" > "$scen/demo.args"
 "$top/tests/vm/mkinitramfs.sh" "$vm/demo.cpio.zst" "$build/scx_burst" "$scen" > /dev/null
-echo "run-scx-burst: booting $suite kernel $version (qemu TCG, ${SMP:-2} vCPUs)" >&2
+log "booting $suite kernel $version (qemu TCG, ${SMP:-2} vCPUs)"
 exec "$top/tests/vm/run-vm.sh" --kernel "$vmlinuz" --initrd "$vm/demo.cpio.zst" \
 	--smp "${SMP:-2}" --timeout $(( ${DEMO_SECONDS:-30} + 120 )) \
 	-- scenario=demo demo_seconds="${DEMO_SECONDS:-30}"
