@@ -14,6 +14,8 @@
 #include "scx_burst/domain.hpp"
 #include "scx_burst/options.hpp"
 
+#include "fake_backend.hpp"
+
 namespace {
 
 using namespace scx_burst;
@@ -254,31 +256,7 @@ TEST_F(Config, SaveFailsWithAReason)
 	EXPECT_NE(dev.error().msg.find("not a regular file"), std::string::npos) << dev.error().msg;
 }
 
-class FakeBackend : public CtlBackend {
-public:
-	burst_tunables get() override { return t; }
-	void set(const burst_tunables &n) override { t = n; }
-	json stats() override { return json::object(); }
-	std::string domain() override { return format_domain(dom); }
-	Result<std::vector<int>> check_domain(const std::string &spec) override
-	{
-		Topology topo;
-		topo.nr_cpu_ids = 4;
-		topo.online = {0, 1, 2, 3};
-		auto d = resolve_domain(spec, topo);
-		if (!d)
-			return std::unexpected(d.error());
-		return d->cpus;
-	}
-	Result<> set_domain(const std::vector<int> &cpus) override
-	{
-		dom = cpus;
-		return {};
-	}
-
-	burst_tunables t = default_tunables();
-	std::vector<int> dom;
-};
+using test::FakeBackend;	// fake_backend.hpp, shared with ctl_test and the fuzz targets
 
 // SIGHUP: the edited file applied as a set, the command line still over it.
 TEST_F(Config, ReloadAppliesTheFileLive)
