@@ -27,8 +27,7 @@ scx_burst --debug-compat all --stats 1 --json > $out 2> $err &
 d=$!
 if wait_state enabled 60; then tag ENABLED yes; else tag ENABLED no; fi
 
-i=0
-while [ $i -lt 12 ]; do hog; i=$((i + 1)); done
+hogs 12
 sleep 2
 window EQUAL $out $secs equal:12
 kill_hogs
@@ -36,12 +35,9 @@ sleep 1
 
 scx_burst ctl set policy=deadline > /tmp/set.out 2>&1
 tag SET_RC $?
-i=0
-while [ $i -lt 24 ]; do hog; i=$((i + 1)); done
-i=0
-while [ $i -lt 4 ]; do hog nice -n 19; i=$((i + 1)); done
-i=0
-while [ $i -lt 8 ]; do hog chrt -i 0; i=$((i + 1)); done
+hogs 24
+hogs 4 nice -n 19
+hogs 8 chrt -i 0
 sleep 2
 window NICE $out $secs nice0:24 nice19:4 idle:8
 kill_hogs

@@ -81,6 +81,17 @@ hog() {
 	HOGS="$HOGS $HOG"
 }
 
+# hogs N [CMD ARGS...]: N busy loops, each as hog CMD ARGS...
+hogs() {
+	_n=$1
+	shift
+	_k=0
+	while [ $_k -lt "$_n" ]; do
+		hog "$@"
+		_k=$((_k + 1))
+	done
+}
+
 # kill_hogs: end every busy loop started by hog, and reap them
 kill_hogs() {
 	[ -n "$HOGS" ] || return 0

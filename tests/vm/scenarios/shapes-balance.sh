@@ -20,20 +20,16 @@ for pol in burst deadline; do
 	if wait_state enabled 60; then tag ${P}_ENABLED yes; else tag ${P}_ENABLED no; fi
 
 	# --- EQUAL: 12 busy loops on 8 CPUs ---------------------------------
-	i=0
-	while [ $i -lt 12 ]; do hog; i=$((i + 1)); done
+	hogs 12
 	sleep 2
 	window ${P}_EQUAL $out $secs equal:12
 	kill_hogs
 	sleep 1
 
 	# --- NICE: 24 nice 0, 4 nice 19, 8 SCHED_IDLE ------------------------
-	i=0
-	while [ $i -lt 24 ]; do hog; i=$((i + 1)); done
-	i=0
-	while [ $i -lt 4 ]; do hog nice -n 19; i=$((i + 1)); done
-	i=0
-	while [ $i -lt 8 ]; do hog chrt -i 0; i=$((i + 1)); done
+	hogs 24
+	hogs 4 nice -n 19
+	hogs 8 chrt -i 0
 	sleep 2
 	window ${P}_NICE $out $secs nice0:24 nice19:4 idle:8
 	kill_hogs
