@@ -101,7 +101,11 @@ std::string man_stats()
 	for (const auto &m : kStatMeta)
 		o << ".TP\n\\fB" << roff_escape(m.label) << "\\fR (" << roff_escape(m.name)
 		  << ")\n" << roff_escape(m.desc) << "\n";
-	o << ".TP\n\\fBavg_sc\\fR (avg_score)\nsc_sum / runs: the average burst score\n";
+	for (const auto &d : kDerivedStats)
+		o << ".TP\n\\fB" << roff_escape(d.label) << "\\fR (" << roff_escape(d.name)
+		  << ")\n" << roff_escape(std::string(kStatMeta[d.num].label) + " / " +
+					  kStatMeta[d.den].label + ": " + d.meaning)
+		  << "\n";
 	return o.str();
 }
 

@@ -22,12 +22,8 @@ const std::array<StatMeta, BURST_NR_STATS> kStatMeta = {{
 namespace {
 
 constexpr DerivedStat kDerived[] = {
-#define BURST_RATIO(name, group, label, num, den)                             \
-	{#name, #group, label, #num " / " #den, [](const Counters &c) {       \
-		 return c[BURST_STAT_##den] ?                                  \
-				(double)c[BURST_STAT_##num] / c[BURST_STAT_##den] : \
-				0.0;                                          \
-	 }},
+#define BURST_RATIO(name, group, label, num, den, meaning) \
+	{#name, #group, label, #num " / " #den, meaning, BURST_STAT_##num, BURST_STAT_##den},
 #include "scx_burst/stats_derived_table.h"
 #undef BURST_RATIO
 };

@@ -36,8 +36,14 @@ struct DerivedStat {
 	const char *name;
 	const char *group;
 	const char *label;
-	const char *desc;
-	double (*value)(const Counters &c);
+	const char *desc;	// "numerator / denominator"
+	const char *meaning;
+	burst_stat_idx num, den;
+
+	double value(const Counters &c) const
+	{
+		return c[den] ? (double)c[num] / c[den] : 0.0;
+	}
 };
 
 extern const std::span<const DerivedStat> kDerivedStats;

@@ -3,13 +3,14 @@
  * The one table of the columns the daemon derives from the counters of
  * stats_table.h; the BPF side never sees them.
  *
- * BURST_RATIO(name, group, "label", numerator, denominator) is the ratio of
- * two counters of the same row (0 when the denominator is 0).  The daemon
- * shows it after the counters, with two decimals in the table (the short
- * label) and as a number in JSON (the name); stats_meta describes it as
- * "numerator / denominator".  Derived columns neither add up nor take a
+ * BURST_RATIO(name, group, "label", numerator, denominator, "meaning") is
+ * the ratio of two counters of the same row (0 when the denominator is 0).
+ * The daemon shows it after the counters, with two decimals in the table
+ * (the short label) and as a number in JSON (the name); stats_meta
+ * describes it as "numerator / denominator", the man page as the two
+ * labels and the meaning.  Derived columns neither add up nor take a
  * maximum: readers that check totals go by stats_table.h alone.  Add a
  * column here and every output picks it up.  No include guard on purpose:
  * include it with BURST_RATIO defined.
  */
-BURST_RATIO(avg_score, burst, "avg_sc", score_sum, runs)
+BURST_RATIO(avg_score, burst, "avg_sc", score_sum, runs, "the average burst score")
