@@ -239,8 +239,9 @@ std::string compat_report(const CompatForms &forms, uint64_t skip_new)
 		default:
 			break;
 		}
-		std::string first = split_words(name, ' ').empty() ? std::string(name)
-								    : split_words(name, ' ')[0];
+		// The first kfunc of a form names it.
+		std::string_view first(name);
+		first = first.substr(0, first.find(' '));
 		os << (s.id ? " " : "") << s.key << '=' << first;
 		if ((skip_new >> s.id) & 1)
 			os << "(forced)";

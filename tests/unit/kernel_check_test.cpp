@@ -10,6 +10,8 @@
 #include "scx_burst/kernel_check.hpp"
 #include "scx_burst/scheduler.hpp"
 
+#include "doc_section.hpp"
+
 namespace {
 
 using namespace scx_burst;
@@ -209,19 +211,10 @@ TEST(ExitInfo, KindsInWords)
 // docs/kernels.md carries the table as compat_markdown() prints it.
 TEST(KernelCheck, DocsTableMatches)
 {
-	std::ifstream in(std::string(SCX_BURST_SOURCE_DIR) + "/docs/kernels.md");
-	std::stringstream ss;
-	ss << in.rdbuf();
-	std::string doc = ss.str();
-	const std::string begin = "<!-- compat table: generated -->\n";
-	const std::string end = "<!-- end of compat table -->";
-	auto b = doc.find(begin), e = doc.find(end);
-	ASSERT_NE(b, std::string::npos);
-	ASSERT_NE(e, std::string::npos);
-	EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), compat_markdown())
-		<< "regenerate the table: build/tests/unit_tests "
-		   "--gtest_filter=KernelCheck.DISABLED_PrintDocsTable "
-		   "--gtest_also_run_disabled_tests";
+	test::expect_doc_section("docs/kernels.md", "compat table", compat_markdown(),
+				 "build/tests/unit_tests "
+				 "--gtest_filter=KernelCheck.DISABLED_PrintDocsTable "
+				 "--gtest_also_run_disabled_tests");
 }
 
 TEST(KernelCheck, DISABLED_PrintDocsTable)

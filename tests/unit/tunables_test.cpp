@@ -11,6 +11,8 @@
 #include "scx_burst/options.hpp"
 #include "scx_burst/tunables.hpp"
 
+#include "doc_section.hpp"
+
 namespace {
 
 using nlohmann::json;
@@ -135,19 +137,9 @@ TEST(Tunables, StoreCopiesEveryField)
 
 TEST(Tunables, DocsTableIsTheTable)
 {
-	std::ifstream in(SCX_BURST_SOURCE_DIR "/docs/tunables.md");
-	ASSERT_TRUE(in) << "docs/tunables.md missing";
-	std::stringstream ss;
-	ss << in.rdbuf();
-	std::string doc = ss.str();
-	const std::string begin = "<!-- tunables table: generated -->\n";
-	const std::string end = "<!-- end of tunables table -->";
-	auto b = doc.find(begin), e = doc.find(end);
-	ASSERT_NE(b, std::string::npos);
-	ASSERT_NE(e, std::string::npos);
-	EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), tunables_markdown())
-		<< "regenerate the table: build/tests/unit_tests --gtest_filter=Tunables.PrintDocsTable "
-		   "--gtest_also_run_disabled_tests";
+	test::expect_doc_section("docs/tunables.md", "tunables table", tunables_markdown(),
+				 "build/tests/unit_tests --gtest_filter=Tunables.PrintDocsTable "
+				 "--gtest_also_run_disabled_tests");
 }
 
 TEST(Tunables, DISABLED_PrintDocsTable)
