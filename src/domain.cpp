@@ -215,9 +215,9 @@ Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
 	if (follows_power_profile(kw)) {
 		auto prof = read_power_profile(paths);
 		if (!prof)
-			return Domain{{}, "auto: no power profile, using all CPUs"};
+			return Domain{{}, "no power profile, using all CPUs"};
 		std::string to = profile_domain(prof->name);
-		std::string from = "auto: power profile '" + prof->name + "' (" + prof->source + ")";
+		std::string from = "power profile '" + prof->name + "' (" + prof->source + ")";
 		if (to == "all")
 			return Domain{{}, from + ", using all CPUs"};
 		auto d = by_capacity(to == "performance", topo, paths);
