@@ -237,29 +237,33 @@ Result<size_t> dbus_decode(std::string_view buf, DbusMessage &m)
 		auto sig = h.sig();
 		if (!code || !sig || sig->size() != 1)
 			return fail("D-Bus: malformed header field");
+		// The fields this client knows, with the type the
+		// specification gives each; others are skipped.
 		std::string *dst = nullptr;
+		char want = 's';
 		switch (*code) {
-		case kPath: dst = &m.path; break;
+		case kPath: dst = &m.path; want = 'o'; break;
 		case kInterface: dst = &m.interface; break;
 		case kMember: dst = &m.member; break;
 		case kErrorName: dst = &m.error_name; break;
+		case kReplySerial: want = 'u'; break;
 		case kDestination: dst = &m.destination; break;
 		case kSender: dst = &m.sender; break;
-		case kSignature: dst = &m.signature; break;
+		case kSignature: dst = &m.signature; want = 'g'; break;
+		default: want = 0;
 		}
 		char type = (*sig)[0];
-		if (*code == kReplySerial && type == 'u') {
-			auto v = h.u32();
-			if (!v)
+		if (want && type != want)
+			return fail("D-Bus: header field " + std::to_string(*code) + " of type '" +
+				    std::string(1, type) + "'");
+		std::optional<std::string> v;
+		if (*code == kReplySerial) {
+			auto n = h.u32();
+			if (!n)
 				return fail("D-Bus: malformed header field");
-			m.reply_serial = *v;
-		} else if (dst && (type == 's' || type == 'o')) {
-			auto v = h.str();
-			if (!v)
-				return fail("D-Bus: malformed header field");
-			*dst = *v;
-		} else if (dst && type == 'g') {
-			auto v = h.sig();
+			m.reply_serial = *n;
+		} else if (dst) {
+			v = want == 'g' ? h.sig() : h.str();
 			if (!v)
 				return fail("D-Bus: malformed header field");
 			*dst = *v;

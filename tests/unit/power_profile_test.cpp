@@ -225,6 +225,15 @@ TEST(DbusCoder, RoundTripAndPartialMessages)
 	EXPECT_EQ(dbus_body_first_string(back).value(), "balanced");
 
 	EXPECT_FALSE(dbus_decode(std::string(16, 'x'), back)) << "bad byte order mark";
+	// A known header field of another type than the specification's.
+	std::string mistyped = wire;
+	size_t at = mistyped.find(std::string("\x01\x01o\x00", 4));
+	ASSERT_NE(at, std::string::npos) << "the PATH field";
+	mistyped[at + 2] = 's';
+	auto bad = dbus_decode(mistyped, back);
+	ASSERT_FALSE(bad);
+	EXPECT_NE(bad.error().msg.find("header field 1 of type 's'"), std::string::npos)
+		<< bad.error().msg;
 	std::string huge = wire;
 	huge[7] = 0x7f;	// body length > 1 MiB
 	EXPECT_FALSE(dbus_decode(huge, back));
