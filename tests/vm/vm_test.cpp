@@ -1103,6 +1103,20 @@ TEST_P(Vm, Service)
 {
 	VmRun r = boot(GetParam(), "service", 4, 240);
 	ASSERT_EQ(r.rc, 0) << r.tail(60);
+	// The installed unit's command lines with the shipped config file:
+	// it starts with the defaults (every key of the file is commented
+	// out), ExecReload re-reads the file without reloading the BPF
+	// program, SIGTERM stops it with exit 0 and sched_ext disabled, and
+	// nothing reaches stdout.
+	EXPECT_TRUE(contains(r.one("UNIT_LINES"), "/sbin/scx_burst | /bin/kill -HUP $MAINPID | /"))
+		<< r.one("UNIT_LINES");
+	EXPECT_EQ(r.one("UNIT_RUN"), "enabled burst 5000 all") << r.joined("UNIT_ERR");
+	auto reload = words(r.one("UNIT_RELOAD"));
+	ASSERT_EQ(reload.size(), 3u) << r.joined("UNIT_ERR");
+	EXPECT_EQ(reload[0], "0") << "ExecReload did not re-read the file: " << r.joined("UNIT_ERR");
+	EXPECT_EQ(reload[1], reload[2]) << "ExecReload reloaded the BPF program";
+	EXPECT_EQ(r.one("UNIT_STOP"), "0 disabled 0") << r.joined("UNIT_ERR");
+
 	EXPECT_EQ(r.one("CFG"), "3000 0-1 burst") << r.joined("ERR1");
 	EXPECT_EQ(r.one("HUP"), "4500 2-3 deadline") << r.joined("ERR1");
 	EXPECT_EQ(r.one("HUP_STATS"), "deadline 2-3");

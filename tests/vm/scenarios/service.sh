@@ -43,6 +43,33 @@ slice-us = 3000
 primary-domain = "0-1"
 EOF
 
+# --- the installed unit's ExecStart and ExecReload, as systemd runs them ---
+# /scenarios/dist/ has the build's scx_burst.service and the shipped
+# config file (tests/vm/prepare.sh).  The binary is put where ExecStart
+# names it and the config file where the unit's ReadWritePaths= says it
+# lives; stdout is not a terminal, as under systemd.
+unit=/scenarios/dist/scx_burst.service
+exec_line=$(sed -n 's/^ExecStart=//p' $unit)
+reload_line=$(sed -n 's/^ExecReload=//p' $unit)
+conf_dir=$(sed -n 's/^ReadWritePaths=-//p' $unit)
+tag UNIT_LINES "$exec_line" "|" "$reload_line" "|" "$conf_dir"
+mkdir -p "$(dirname "$exec_line")" "$conf_dir" /run/scx_burst
+ln -sf "$(command -v scx_burst)" "$exec_line"
+cp /scenarios/dist/scx_burst.toml "$conf_dir/"
+$exec_line > /tmp/unit.out 2> /tmp/unit.err &
+mainpid=$!
+wait_state enabled 30
+tag UNIT_RUN $(state) $(get policy) $(get slice_us) $(get primary_domain)
+useq=$(enable_seq)
+MAINPID=$mainpid
+eval "$reload_line"
+wait_line /tmp/unit.err "reloaded $conf_dir/scx_burst.toml" 10
+tag UNIT_RELOAD $? $useq $(enable_seq)
+kill -TERM $mainpid	# systemctl stop
+wait $mainpid
+tag UNIT_STOP $? $(state) $(wc -c < /tmp/unit.out)
+send_file UNIT_ERR /tmp/unit.err
+
 # --- the config file, then SIGHUP after an edit -----------------------
 # stdout is a file and --stats is not given: no table per interval.
 scx_burst --config $cfg > /tmp/svc1.out 2> /tmp/svc1.err &
