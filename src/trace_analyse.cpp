@@ -280,12 +280,12 @@ private:
 		for (auto &t : m_.tasks)
 			for (const auto &w : t.waits)
 				t.wait_ns += w.at.length();
-		counts(cpu_index);
+		counts();
 	}
 
 	// Running and waiting over time, and idle-while-waiting, swept from
 	// the slices, the waits and each online CPU's idle gaps.
-	void counts(const std::vector<int> &cpu_index)
+	void counts()
 	{
 		struct Delta {
 			uint64_t ts;
@@ -322,7 +322,6 @@ private:
 			}
 			gap(m_.span.end);
 		}
-		(void)cpu_index;
 		std::ranges::stable_sort(d, {}, &Delta::ts);
 
 		std::vector<Interval> waited;	// some task waiting
@@ -356,6 +355,9 @@ private:
 			else
 				m_.counts.push_back({ts, running, waiting});
 		}
+		// Everything ends at the end of the span: no step to zero there.
+		if (m_.counts.size() > 1 && m_.counts.back().ts == m_.span.end)
+			m_.counts.pop_back();
 		// Per CPU: its idle gaps within the times some task waited.
 		for (size_t i = 0; i < m_.cpus.size(); i++) {
 			size_t w = 0;
@@ -622,12 +624,6 @@ Result<void> write_file(const std::filesystem::path &file, const std::string &te
 constexpr size_t kLatencyCurves = 8;
 
 }  // namespace
-
-const Cpu *Model::cpu(int nr) const
-{
-	auto it = std::ranges::find(cpus, nr, &Cpu::cpu);
-	return it == cpus.end() ? nullptr : &*it;
-}
 
 uint64_t Model::idle_waited_ns() const
 {

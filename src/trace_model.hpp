@@ -88,7 +88,6 @@ struct Model {
 	std::vector<Interval> idle_waited;	// merged, in time order
 	bool has_scores = false;	// some slice carries a burst score
 
-	const Cpu *cpu(int nr) const;
 	uint64_t idle_waited_ns() const;
 };
 
