@@ -427,10 +427,10 @@ void write_trace_json(const Model &m, const std::vector<size_t> &sel, std::ostre
 		o << (first ? "\n" : ",\n") << dump(j);
 		first = false;
 	};
-	o << "{\"displayTimeUnit\":\"ns\",\"otherData\":"
-	  << dump({{"scheduler", m.scheduler}, {"lost_events", m.lost_events},
-		   {"start_ns", m.span.start}, {"end_ns", m.span.end}})
-	  << ",\"traceEvents\":[";
+	// traceEvents first and no displayTimeUnit: Perfetto's JSON importer
+	// stops at a top-level key it does not know and reads ts in ns, not
+	// us, when displayTimeUnit is "ns".
+	o << "{\"traceEvents\":[";
 	put({{"ph", "M"}, {"name", "process_name"}, {"pid", kCpuProcess}, {"tid", 0},
 	     {"args", {{"name", "CPUs"}}}});
 	put({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", kCpuProcess}, {"tid", 0},
@@ -490,7 +490,10 @@ void write_trace_json(const Model &m, const std::vector<size_t> &sel, std::ostre
 	for (const auto &c : m.counts)
 		put({{"ph", "C"}, {"name", "tasks"}, {"pid", kCpuProcess}, {"ts", us_since(m, c.ts)},
 		     {"args", {{"running", c.running}, {"waiting", c.waiting}}}});
-	o << "\n]}\n";
+	o << "\n],\"otherData\":"
+	  << dump({{"scheduler", m.scheduler}, {"lost_events", m.lost_events},
+		   {"start_ns", m.span.start}, {"end_ns", m.span.end}})
+	  << "}\n";
 }
 
 json latency_json(const Task &t)

@@ -118,12 +118,11 @@ std::string time_label(uint64_t ns, uint64_t step)
 uint64_t tick_step(uint64_t len, int n)
 {
 	uint64_t step = 1;
-	for (;;) {
+	for (; step <= UINT64_MAX / 50; step *= 10)
 		for (uint64_t f : {1, 2, 5})
 			if (len / (step * f) <= static_cast<uint64_t>(n))
 				return step * f;
-		step *= 10;
-	}
+	return step;
 }
 
 // The x axis under a plot of the recording's span, at @y.
@@ -132,10 +131,12 @@ void time_axis(Svg &svg, const Model &m, double y)
 	const uint64_t len = std::max<uint64_t>(m.span.length(), 1);
 	svg.line(kLeft, y, kLeft + kPlotW, y, "black");
 	const uint64_t step = tick_step(len, 10);
-	for (uint64_t t = 0; t <= len; t += step) {
+	for (uint64_t t = 0;; t += step) {
 		const double x = kLeft + static_cast<double>(t) * kPlotW / len;
 		svg.line(x, y, x, y + 4, "black");
 		svg.text(x, y + 16, time_label(t, step), "middle");
+		if (len - t < step)
+			break;
 	}
 	svg.text(kLeft + kPlotW / 2.0, y + 32, "time since the recording began", "middle");
 }
@@ -143,7 +144,9 @@ void time_axis(Svg &svg, const Model &m, double y)
 // Where column @k (0..kPlotW) of the span begins.
 uint64_t column_start(const Model &m, int k)
 {
-	return m.span.start + m.span.length() * static_cast<uint64_t>(k) / kPlotW;
+	// len * k / kPlotW without overflow: len = q * kPlotW + r.
+	const uint64_t len = m.span.length(), uk = static_cast<uint64_t>(k);
+	return m.span.start + len / kPlotW * uk + len % kPlotW * uk / kPlotW;
 }
 
 const std::array<const char *, 12> kPalette = {
@@ -381,8 +384,10 @@ std::string latency_svg(const Model &m, const std::vector<size_t> &tasks)
 		}
 	if (hi == 0)
 		lo = 1000, hi = 1000000;
-	const int d0 = static_cast<int>(std::floor(std::log10(static_cast<double>(lo))));
-	const int d1 = std::max(d0 + 1, static_cast<int>(std::ceil(std::log10(static_cast<double>(hi)))));
+	// 10^19 ns is the largest power of ten a u64 holds.
+	const int d0 = std::min(18, static_cast<int>(std::floor(std::log10(static_cast<double>(lo)))));
+	const int d1 = std::clamp(static_cast<int>(std::ceil(std::log10(static_cast<double>(hi)))),
+				  d0 + 1, 19);
 	auto xof = [&](uint64_t ns) {
 		const double l = std::log10(static_cast<double>(std::max<uint64_t>(ns, 1)));
 		return kLeft + std::clamp(l - d0, 0.0, static_cast<double>(d1 - d0)) * kPlotW / (d1 - d0);
@@ -394,7 +399,7 @@ std::string latency_svg(const Model &m, const std::vector<size_t> &tasks)
 		for (uint64_t f : {1, 2, 5}) {
 			if (d == d1 && f > 1)
 				break;
-			const auto ns = f * static_cast<uint64_t>(std::llround(std::pow(10.0, d)));
+			const auto ns = f * static_cast<uint64_t>(std::pow(10.0, d));
 			const double x = xof(ns);
 			if (f == 1 || d1 - d0 <= 3)
 				svg.text(x, kTop + kPlotH + 16, time_label(ns, ns), "middle");
