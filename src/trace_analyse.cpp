@@ -252,7 +252,7 @@ private:
 		std::vector<size_t> order(m_.tasks.size());
 		for (size_t i = 0; i < order.size(); i++)
 			order[i] = i;
-		std::ranges::stable_sort(order, {}, [&](size_t i) { return m_.tasks[i].pid; });
+		std::ranges::sort(order, {}, [&](size_t i) { return std::pair(m_.tasks[i].pid, i); });
 		std::vector<size_t> new_index(order.size());
 		std::vector<Task> tasks;
 		for (size_t i = 0; i < order.size(); i++) {
@@ -322,7 +322,7 @@ private:
 			}
 			gap(m_.span.end);
 		}
-		std::ranges::stable_sort(d, {}, &Delta::ts);
+		std::ranges::sort(d, {}, &Delta::ts);	// a group's sum: order within it is moot
 
 		std::vector<Interval> waited;	// some task waiting
 		int running = 0, waiting = 0, idle_cpus = 0;
@@ -581,16 +581,18 @@ void write_table(const Model &m, const json &s, std::ostream &o)
 				 100.0 * c["busy_share"].get<double>(), ms(c["busy_ns"]),
 				 ms(c["idle_waited_ns"]), c["slices"].get<uint64_t>(),
 				 c["online"].get<bool>() ? "" : "  (offline)");
-	std::vector<const json *> rows;
-	for (const auto &t : s["tasks"])
-		rows.push_back(&t);
-	std::ranges::stable_sort(rows, std::greater{},
-				 [](const json *t) { return (*t)["runtime_ns"].get<uint64_t>(); });
+	// Most runtime first, then as in summary.json.
+	std::vector<size_t> rows(s["tasks"].size());
+	for (size_t i = 0; i < rows.size(); i++)
+		rows[i] = i;
+	std::ranges::sort(rows, most_first([&](size_t i) {
+		return s["tasks"][i]["runtime_ns"].get<uint64_t>();
+	}));
 	o << fmt::format("{:>8} {:>8} {:<16} {:>11} {:>11} {:>8} {:>9} {:>9} {:>9} {:>6}\n", "pid",
 			 "tgid", "comm", "run_ms", "wait_ms", "wakeups", "p50_us", "p99_us",
 			 "max_us", "migr");
 	for (size_t i = 0; i < rows.size() && i < kTableTasks; i++) {
-		const json &t = *rows[i];
+		const json &t = s["tasks"][rows[i]];
 		const json &l = t["latency_ns"];
 		o << fmt::format("{:>8} {:>8} {:<16} {:>11.3f} {:>11.3f} {:>8} {:>9.1f} {:>9.1f} "
 				 "{:>9.1f} {:>6}\n", t["pid"].get<int>(), t["tgid"].get<int>(),
@@ -679,8 +681,7 @@ Result<void> write_outputs(const Recording &rec, const Filter &filter,
 	for (size_t i : sel)
 		if (!m.tasks[i].latencies.empty())
 			curves.push_back(i);
-	std::ranges::stable_sort(curves, std::greater{},
-				 [&](size_t i) { return m.tasks[i].latencies.size(); });
+	std::ranges::sort(curves, most_first([&](size_t i) { return m.tasks[i].latencies.size(); }));
 	if (curves.size() > kLatencyCurves)
 		curves.resize(kLatencyCurves);
 

@@ -93,6 +93,17 @@ struct Model {
 
 Model build_model(const Recording &rec);
 
+// A comparator of indices: the largest @key first, equal keys by index,
+// so that an order is the same on every run.
+template <typename Key>
+auto most_first(Key key)
+{
+	return [key](size_t a, size_t b) {
+		const auto ka = key(a), kb = key(b);
+		return ka != kb ? ka > kb : a < b;
+	};
+}
+
 // The p-th percentile (nearest rank) of @sorted, 0 if empty.
 uint64_t percentile(const std::vector<uint64_t> &sorted, double p);
 

@@ -187,7 +187,7 @@ std::string cpus_svg(const Model &m)
 	std::vector<size_t> top(m.tasks.size());
 	for (size_t i = 0; i < top.size(); i++)
 		top[i] = i;
-	std::ranges::stable_sort(top, std::greater{}, [&](size_t i) { return m.tasks[i].run_ns; });
+	std::ranges::sort(top, most_first([&](size_t i) { return m.tasks[i].run_ns; }));
 	top.resize(std::min(top.size(), kPalette.size()));
 	std::erase_if(top, [&](size_t i) { return m.tasks[i].run_ns == 0; });
 	for (size_t k = 0; k < top.size(); k++)

@@ -19,14 +19,21 @@ using namespace scx_burst::trace;
 
 namespace {
 
+// Where the input and the outputs go, removed when the run ends.
+struct WorkDir {
+	fs::path path = fs::temp_directory_path() / ("fuzz_trace." + std::to_string(getpid()));
+	WorkDir() { fs::create_directories(path); }
+	~WorkDir()
+	{
+		std::error_code ec;
+		fs::remove_all(path, ec);
+	}
+};
+
 const fs::path &work_dir()
 {
-	static const fs::path dir = [] {
-		auto d = fs::temp_directory_path() / ("fuzz_trace." + std::to_string(getpid()));
-		fs::create_directories(d);
-		return d;
-	}();
-	return dir;
+	static const WorkDir dir;
+	return dir.path;
 }
 
 }  // namespace
