@@ -21,11 +21,12 @@ namespace {
 
 using nlohmann::json;
 
-// comm as shown everywhere: printable ASCII, anything else as '?', so
-// that JSON and SVG never see invalid UTF-8 or control characters.
-std::string clean_comm(const char *c)
+// A recorded string (comm, scheduler name) of at most @max bytes as shown
+// everywhere: printable ASCII, anything else as '?', so that JSON and SVG
+// never see invalid UTF-8 or control characters.
+std::string printable(const char *c, size_t max)
 {
-	std::string s(c, strnlen(c, BURST_TR_COMM_LEN));
+	std::string s(c, strnlen(c, max));
 	for (char &ch : s)
 		if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e)
 			ch = '?';
@@ -54,10 +55,7 @@ public:
 			m_.span.start = std::min(m_.span.start, rec.events.front().ts_ns);
 			m_.span.end = std::max(m_.span.end, rec.events.back().ts_ns);
 		}
-		m_.scheduler = std::string(h.scheduler, strnlen(h.scheduler, sizeof(h.scheduler)));
-		for (char &ch : m_.scheduler)
-			if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e)
-				ch = '?';
+		m_.scheduler = printable(h.scheduler, sizeof(h.scheduler));
 		m_.nr_events = rec.events.size();
 		m_.lost_events = h.lost_events;
 		const bool all = mask_empty(h);	// no mask recorded: every CPU seen is online
@@ -110,7 +108,7 @@ private:
 		if (tgid > 0)
 			t.tgid = tgid;
 		if (comm && comm[0])
-			t.comm = clean_comm(comm);
+			t.comm = printable(comm, BURST_TR_COMM_LEN);
 		return it->second;
 	}
 
