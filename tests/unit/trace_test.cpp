@@ -586,6 +586,52 @@ TEST_F(Trace, EventsFromOfflineCpusAreCountedNotIdle)
 	EXPECT_EQ(count(slurp(dir_ / "out" / "cpus.svg"), "class=\"cpu-row\""), 4u);
 }
 
+// One CPU: a wakeup of a running task is no wakeup; a pid that exits and
+// comes back with sched_wakeup_new is a new task; CPU 1 is online but
+// never switches: its state is unknown, so it is neither busy nor idle.
+TEST_F(Trace, PidReuseRunningWakeupsAndSilentCpus)
+{
+	Recording r;
+	r.header.start_ns = kStart;
+	r.header.end_ns = at(10);
+	r.header.online_mask[0] = 0b11;
+	std::strcpy(r.header.scheduler, "EEVDF");
+	r.events = {
+		sw(1, 0, 0, "swapper/0", 0, 600, "a", 600, BURST_TR_NO_SCORE),
+		wake(BURST_TR_WAKEUP, 2, 0, 600, "a", 600, 0),
+		event(BURST_TR_EXIT, 3, 0, 600, "a", 600),
+		sw(3, 0, 600, "a", 0x80, 0, "swapper/0", 0, BURST_TR_NO_SCORE),
+		wake(BURST_TR_WAKEUP_NEW, 5, 0, 600, "b", 600, 0),
+		sw(6, 0, 0, "swapper/0", 0, 600, "b", 600, BURST_TR_NO_SCORE),
+	};
+	r.header.nr_events = r.events.size();
+	outputs(r);
+	const json s = summary();
+	ASSERT_EQ(s["tasks"].size(), 2u);
+	const json &a = s["tasks"][0], &b = s["tasks"][1];
+	EXPECT_EQ(a["comm"], "a");
+	EXPECT_EQ(a["pid"], 600);
+	EXPECT_EQ(a["runtime_ns"], 2 * kMs);
+	EXPECT_EQ(a["wait_ns"], 1 * kMs);	// runnable before it first ran
+	EXPECT_EQ(a["wakeups"], 0);
+	EXPECT_EQ(a["exited"], true);
+	EXPECT_EQ(b["comm"], "b");
+	EXPECT_EQ(b["pid"], 600);
+	EXPECT_EQ(b["runtime_ns"], 4 * kMs);
+	EXPECT_EQ(b["wait_ns"], 1 * kMs);
+	EXPECT_EQ(b["wakeups"], 1);
+	EXPECT_EQ(b["latency_ns"]["max"], 1 * kMs);
+	EXPECT_EQ(b["exited"], false);
+	ASSERT_EQ(s["cpus"].size(), 2u);
+	EXPECT_EQ(s["cpus"][0]["busy_ns"], 6 * kMs);
+	// Idle 0-1 while "a" waited, 5-6 while "b" did.
+	EXPECT_EQ(s["cpus"][0]["idle_waited_ns"], 2 * kMs);
+	EXPECT_EQ(s["cpus"][1]["online"], true);
+	EXPECT_EQ(s["cpus"][1]["busy_ns"], 0);
+	EXPECT_EQ(s["cpus"][1]["idle_waited_ns"], 0);
+	EXPECT_EQ(s["totals"]["idle_waited_ns"], 2 * kMs);
+}
+
 // A long busy recording: the pictures stay small (pixel columns), the
 // outputs still add up.
 TEST_F(Trace, LongRecordingGivesBoundedPictures)
