@@ -71,6 +71,10 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_LICENSE GPL-2.0)
 # libbpf1, libelf1, zlib1g, libzstd1, libstdc++6, libc6 with their versions.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# dpkg-shlibdeps derives libbpf1 (>= 1:0.8.0) from the symbol versions the
+# binary links, but the loader is only built and tested against the
+# build's minimum and later (CMakeLists.txt): state the minimum as well.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libbpf1 (>= 1:${SCX_BURST_LIBBPF_MIN})")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_STRIP_FILES ON)
 configure_file(${CMAKE_SOURCE_DIR}/dist/debian/conffiles.in

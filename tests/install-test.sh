@@ -104,6 +104,10 @@ if [ -n "$deb" ]; then
 		for p in libbpf1 libc6; do
 			grep -qE "^ Depends:.*\b$p\b" "$tmp/info" && ok || bad "Depends lacks $p"
 		done
+		# The libbpf the build needs at load, not only the symbols' 0.8.
+		min=$(sed -n 's/^SCX_BURST_LIBBPF_MIN:[A-Z]*=//p' "$build/CMakeCache.txt")
+		grep -qF "libbpf1 (>= 1:${min:-?})" "$tmp/info" && ok ||
+			bad "Depends lacks libbpf1 (>= 1:${min:-?}): $(grep Depends "$tmp/info")"
 	fi
 	dpkg-deb -f "$deb" conffiles > /dev/null 2>&1
 	dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx "$conf" && ok ||
