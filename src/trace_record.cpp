@@ -215,9 +215,11 @@ public:
 		tr.nr_possible_ = libbpf_num_possible_cpus();
 		if (tr.nr_possible_ <= 0)
 			return fail("cannot count possible CPUs: " + errstr(tr.nr_possible_));
-		tr.start_ns_ = monotonic_ns();
 		if ((err = burst_trace__attach(skel)))
 			return fail("cannot attach to the scheduler tracepoints: " + errstr(err));
+		// The recording starts once every program is attached (that
+		// takes a while on a slow machine); earlier events are dropped.
+		tr.start_ns_ = monotonic_ns();
 		return tr;
 	}
 
@@ -248,17 +250,20 @@ public:
 		return sum;
 	}
 
-	// Detaches, drains what is left and returns every event, sorted.
-	Result<std::vector<burst_trace_event>> stop(uint64_t &end_ns)
+	// Detaches, drains what is left and returns every event up to
+	// @end_ns (detaching takes a while on a slow machine), sorted.
+	Result<std::vector<burst_trace_event>> stop(uint64_t end_ns)
 	{
 		burst_trace__detach(skel_.get());
-		end_ns = monotonic_ns();
 		if (auto r = drain(); !r)
 			return std::unexpected(r.error());
 		if (sink_->short_records)
 			return fail(std::to_string(sink_->short_records) +
 				    " ring buffer records were shorter than an event");
 		auto events = std::move(sink_->events);
+		std::erase_if(events, [&](const auto &e) {
+			return e.ts_ns < start_ns_ || e.ts_ns > end_ns;
+		});
 		// One ring for all CPUs: records reach it almost, not exactly,
 		// in time order.
 		std::stable_sort(events.begin(), events.end(),
@@ -315,8 +320,10 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 	const uint64_t end_at = h.start_ns + (uint64_t)(t.duration_s * 1e9);
 	for (;;) {
 		uint64_t now = monotonic_ns();
-		if (now >= end_at)
+		if (now >= end_at) {
+			h.end_ns = now;
 			break;
+		}
 		progress.update((now - h.start_ns) / 1e9, tr->nr_events(), tr->lost());
 		pollfd fds[2] = {{tr->ring_fd(), POLLIN, 0}, {sig.fd(), POLLIN, 0}};
 		int wait_ms = (int)std::min<uint64_t>((end_at - now) / 1000000 + 1, 100);
@@ -325,17 +332,20 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 		if (auto r = tr->drain(); !r)
 			return std::unexpected(r.error());
 		if (fds[1].revents & POLLIN) {
+			h.end_ns = monotonic_ns();
 			spdlog::info("{}: stopping the recording", strsignal(sig.take()));
 			break;
 		}
 	}
+	// The last line marks the end of the recording (scripts wait for it);
+	// its counts are those drained so far, the summary has the final ones.
+	progress.update((h.end_ns - h.start_ns) / 1e9, tr->nr_events(), tr->lost(), true);
 	auto events = tr->stop(h.end_ns);
 	if (!events)
 		return std::unexpected(events.error());
 	rec.events = std::move(*events);
 	h.nr_events = rec.events.size();
 	h.lost_events = tr->lost();
-	progress.update((h.end_ns - h.start_ns) / 1e9, h.nr_events, h.lost_events, true);
 	if (h.lost_events)
 		spdlog::warn("{} events were lost: the ring buffer ({} KiB) filled up; "
 			     "a larger --ringbuf-kb keeps them",

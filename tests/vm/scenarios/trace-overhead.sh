@@ -1,0 +1,42 @@
+# Tracing overhead (docs/benchmarks.md, "Tracing overhead"): the same
+# fixed-time workloads without and with `scx_burst trace` recording,
+# alternated REPS times (reps=N on the kernel command line; default 3).
+# Boot with run-vm.sh --icount: guest time then counts guest instructions,
+# so the host's load does not move the numbers.
+#   @@CPU off|on EVENTS_PER_S     sysbench cpu, one thread per CPU
+#   @@SWITCH off|on BOGO_OPS_PER_S  stress-ng --switch (context-switch heavy)
+#   @@TRACE_OUT line              the summary line of each recording
+. /scenarios/lib.sh
+ncpu=$(nproc)
+tag NCPU $ncpu
+reps=${reps:-3}
+
+cpu_load() {
+	sysbench cpu --threads=$ncpu --time=5 run | awk '/events per second/ { print $4 }'
+}
+switch_load() {
+	stress-ng --switch $ncpu --timeout 5 --metrics-brief 2>&1 |
+		awk '$4 == "switch" && NF == 10 { print $9 }'
+}
+
+# traced CMD: CMD's output while a recording runs
+traced() {
+	scx_burst trace --duration 600 --out /tmp/ovh > /tmp/ovh.out 2> /tmp/ovh.err &
+	_t=$!
+	wait_line /tmp/ovh.err 'recording 0' 120
+	"$@"
+	kill -INT $_t
+	wait $_t
+}
+
+i=0
+while [ $i -lt $reps ]; do
+	tag CPU off $(cpu_load)
+	tag CPU on $(traced cpu_load)
+	grep '^scheduler' /tmp/ovh.out | sed 's/^/@@TRACE_OUT cpu /'
+	tag SWITCH off $(switch_load)
+	tag SWITCH on $(traced switch_load)
+	grep '^scheduler' /tmp/ovh.out | sed 's/^/@@TRACE_OUT switch /'
+	i=$((i + 1))
+done
+tag DONE
