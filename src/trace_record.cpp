@@ -127,9 +127,11 @@ Result<> read_online(uint64_t (&mask)[BURST_CPUMASK_WORDS])
 	return {};
 }
 
-// What the recorder has drained so far.
+// What the recorder has drained so far: the events of [start_ns, end_ns].
 struct Sink {
 	std::vector<burst_trace_event> events;
+	uint64_t start_ns = 0;
+	uint64_t end_ns = UINT64_MAX;
 	uint64_t short_records = 0;	// never expected: same header both sides
 };
 
@@ -140,7 +142,9 @@ int on_event(void *ctx, void *data, size_t size)
 		sink->short_records++;
 		return 0;
 	}
-	sink->events.push_back(*static_cast<const burst_trace_event *>(data));
+	const auto *e = static_cast<const burst_trace_event *>(data);
+	if (e->ts_ns >= sink->start_ns && e->ts_ns <= sink->end_ns)
+		sink->events.push_back(*e);
 	return 0;
 }
 
@@ -219,7 +223,7 @@ public:
 			return fail("cannot attach to the scheduler tracepoints: " + errstr(err));
 		// The recording starts once every program is attached (that
 		// takes a while on a slow machine); earlier events are dropped.
-		tr.start_ns_ = monotonic_ns();
+		tr.start_ns_ = tr.sink_->start_ns = monotonic_ns();
 		return tr;
 	}
 
@@ -254,6 +258,7 @@ public:
 	// @end_ns (detaching takes a while on a slow machine), sorted.
 	Result<std::vector<burst_trace_event>> stop(uint64_t end_ns)
 	{
+		sink_->end_ns = end_ns;
 		burst_trace__detach(skel_.get());
 		if (auto r = drain(); !r)
 			return std::unexpected(r.error());
@@ -261,9 +266,6 @@ public:
 			return fail(std::to_string(sink_->short_records) +
 				    " ring buffer records were shorter than an event");
 		auto events = std::move(sink_->events);
-		std::erase_if(events, [&](const auto &e) {
-			return e.ts_ns < start_ns_ || e.ts_ns > end_ns;
-		});
 		// One ring for all CPUs: records reach it almost, not exactly,
 		// in time order.
 		std::stable_sort(events.begin(), events.end(),

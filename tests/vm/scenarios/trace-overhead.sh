@@ -21,6 +21,7 @@ switch_load() {
 
 # traced CMD: CMD's output while a recording runs
 traced() {
+	rm -f /tmp/ovh.err	# not the last run's progress lines
 	scx_burst trace --duration 600 --out /tmp/ovh > /tmp/ovh.out 2> /tmp/ovh.err &
 	_t=$!
 	wait_line /tmp/ovh.err 'recording 0' 120
@@ -29,6 +30,9 @@ traced() {
 	wait $_t
 }
 
+# a first run of each warms the page cache and the binaries: not counted
+cpu_load > /dev/null
+switch_load > /dev/null
 i=0
 while [ $i -lt $reps ]; do
 	tag CPU off $(cpu_load)
