@@ -21,11 +21,12 @@ namespace {
 
 using nlohmann::json;
 
-// comm as shown everywhere: printable ASCII, anything else as '?', so
-// that JSON and SVG never see invalid UTF-8 or control characters.
-std::string clean_comm(const char *c)
+// A recorded string (comm, scheduler name) of at most @max bytes as shown
+// everywhere: printable ASCII, anything else as '?', so that JSON and SVG
+// never see invalid UTF-8 or control characters.
+std::string printable(const char *c, size_t max)
 {
-	std::string s(c, strnlen(c, BURST_TR_COMM_LEN));
+	std::string s(c, strnlen(c, max));
 	for (char &ch : s)
 		if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e)
 			ch = '?';
@@ -54,10 +55,7 @@ public:
 			m_.span.start = std::min(m_.span.start, rec.events.front().ts_ns);
 			m_.span.end = std::max(m_.span.end, rec.events.back().ts_ns);
 		}
-		m_.scheduler = std::string(h.scheduler, strnlen(h.scheduler, sizeof(h.scheduler)));
-		for (char &ch : m_.scheduler)
-			if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e)
-				ch = '?';
+		m_.scheduler = printable(h.scheduler, sizeof(h.scheduler));
 		m_.nr_events = rec.events.size();
 		m_.lost_events = h.lost_events;
 		const bool all = mask_empty(h);	// no mask recorded: every CPU seen is online
@@ -110,7 +108,7 @@ private:
 		if (tgid > 0)
 			t.tgid = tgid;
 		if (comm && comm[0])
-			t.comm = clean_comm(comm);
+			t.comm = printable(comm, BURST_TR_COMM_LEN);
 		return it->second;
 	}
 
@@ -252,7 +250,7 @@ private:
 		std::vector<size_t> order(m_.tasks.size());
 		for (size_t i = 0; i < order.size(); i++)
 			order[i] = i;
-		std::ranges::stable_sort(order, {}, [&](size_t i) { return m_.tasks[i].pid; });
+		std::ranges::sort(order, {}, [&](size_t i) { return std::pair(m_.tasks[i].pid, i); });
 		std::vector<size_t> new_index(order.size());
 		std::vector<Task> tasks;
 		for (size_t i = 0; i < order.size(); i++) {
@@ -280,12 +278,12 @@ private:
 		for (auto &t : m_.tasks)
 			for (const auto &w : t.waits)
 				t.wait_ns += w.at.length();
-		counts(cpu_index);
+		counts();
 	}
 
 	// Running and waiting over time, and idle-while-waiting, swept from
 	// the slices, the waits and each online CPU's idle gaps.
-	void counts(const std::vector<int> &cpu_index)
+	void counts()
 	{
 		struct Delta {
 			uint64_t ts;
@@ -322,8 +320,7 @@ private:
 			}
 			gap(m_.span.end);
 		}
-		(void)cpu_index;
-		std::ranges::stable_sort(d, {}, &Delta::ts);
+		std::ranges::sort(d, {}, &Delta::ts);	// a group's sum: order within it is moot
 
 		std::vector<Interval> waited;	// some task waiting
 		int running = 0, waiting = 0, idle_cpus = 0;
@@ -356,6 +353,9 @@ private:
 			else
 				m_.counts.push_back({ts, running, waiting});
 		}
+		// Everything ends at the end of the span: no step to zero there.
+		if (m_.counts.size() > 1 && m_.counts.back().ts == m_.span.end)
+			m_.counts.pop_back();
 		// Per CPU: its idle gaps within the times some task waited.
 		for (size_t i = 0; i < m_.cpus.size(); i++) {
 			size_t w = 0;
@@ -425,10 +425,10 @@ void write_trace_json(const Model &m, const std::vector<size_t> &sel, std::ostre
 		o << (first ? "\n" : ",\n") << dump(j);
 		first = false;
 	};
-	o << "{\"displayTimeUnit\":\"ns\",\"otherData\":"
-	  << dump({{"scheduler", m.scheduler}, {"lost_events", m.lost_events},
-		   {"start_ns", m.span.start}, {"end_ns", m.span.end}})
-	  << ",\"traceEvents\":[";
+	// traceEvents first and no displayTimeUnit: Perfetto's JSON importer
+	// stops at a top-level key it does not know and reads ts in ns, not
+	// us, when displayTimeUnit is "ns".
+	o << "{\"traceEvents\":[";
 	put({{"ph", "M"}, {"name", "process_name"}, {"pid", kCpuProcess}, {"tid", 0},
 	     {"args", {{"name", "CPUs"}}}});
 	put({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", kCpuProcess}, {"tid", 0},
@@ -488,7 +488,10 @@ void write_trace_json(const Model &m, const std::vector<size_t> &sel, std::ostre
 	for (const auto &c : m.counts)
 		put({{"ph", "C"}, {"name", "tasks"}, {"pid", kCpuProcess}, {"ts", us_since(m, c.ts)},
 		     {"args", {{"running", c.running}, {"waiting", c.waiting}}}});
-	o << "\n]}\n";
+	o << "\n],\"otherData\":"
+	  << dump({{"scheduler", m.scheduler}, {"lost_events", m.lost_events},
+		   {"start_ns", m.span.start}, {"end_ns", m.span.end}})
+	  << "}\n";
 }
 
 json latency_json(const Task &t)
@@ -576,16 +579,18 @@ void write_table(const Model &m, const json &s, std::ostream &o)
 				 100.0 * c["busy_share"].get<double>(), ms(c["busy_ns"]),
 				 ms(c["idle_waited_ns"]), c["slices"].get<uint64_t>(),
 				 c["online"].get<bool>() ? "" : "  (offline)");
-	std::vector<const json *> rows;
-	for (const auto &t : s["tasks"])
-		rows.push_back(&t);
-	std::ranges::stable_sort(rows, std::greater{},
-				 [](const json *t) { return (*t)["runtime_ns"].get<uint64_t>(); });
+	// Most runtime first, then as in summary.json.
+	std::vector<size_t> rows(s["tasks"].size());
+	for (size_t i = 0; i < rows.size(); i++)
+		rows[i] = i;
+	std::ranges::sort(rows, most_first([&](size_t i) {
+		return s["tasks"][i]["runtime_ns"].get<uint64_t>();
+	}));
 	o << fmt::format("{:>8} {:>8} {:<16} {:>11} {:>11} {:>8} {:>9} {:>9} {:>9} {:>6}\n", "pid",
 			 "tgid", "comm", "run_ms", "wait_ms", "wakeups", "p50_us", "p99_us",
 			 "max_us", "migr");
 	for (size_t i = 0; i < rows.size() && i < kTableTasks; i++) {
-		const json &t = *rows[i];
+		const json &t = s["tasks"][rows[i]];
 		const json &l = t["latency_ns"];
 		o << fmt::format("{:>8} {:>8} {:<16} {:>11.3f} {:>11.3f} {:>8} {:>9.1f} {:>9.1f} "
 				 "{:>9.1f} {:>6}\n", t["pid"].get<int>(), t["tgid"].get<int>(),
@@ -622,12 +627,6 @@ Result<void> write_file(const std::filesystem::path &file, const std::string &te
 constexpr size_t kLatencyCurves = 8;
 
 }  // namespace
-
-const Cpu *Model::cpu(int nr) const
-{
-	auto it = std::ranges::find(cpus, nr, &Cpu::cpu);
-	return it == cpus.end() ? nullptr : &*it;
-}
 
 uint64_t Model::idle_waited_ns() const
 {
@@ -680,8 +679,7 @@ Result<void> write_outputs(const Recording &rec, const Filter &filter,
 	for (size_t i : sel)
 		if (!m.tasks[i].latencies.empty())
 			curves.push_back(i);
-	std::ranges::stable_sort(curves, std::greater{},
-				 [&](size_t i) { return m.tasks[i].latencies.size(); });
+	std::ranges::sort(curves, most_first([&](size_t i) { return m.tasks[i].latencies.size(); }));
 	if (curves.size() > kLatencyCurves)
 		curves.resize(kLatencyCurves);
 

@@ -88,11 +88,21 @@ struct Model {
 	std::vector<Interval> idle_waited;	// merged, in time order
 	bool has_scores = false;	// some slice carries a burst score
 
-	const Cpu *cpu(int nr) const;
 	uint64_t idle_waited_ns() const;
 };
 
 Model build_model(const Recording &rec);
+
+// A comparator of indices: the largest @key first, equal keys by index,
+// so that an order is the same on every run.
+template <typename Key>
+auto most_first(Key key)
+{
+	return [key](size_t a, size_t b) {
+		const auto ka = key(a), kb = key(b);
+		return ka != kb ? ka > kb : a < b;
+	};
+}
 
 // The p-th percentile (nearest rank) of @sorted, 0 if empty.
 uint64_t percentile(const std::vector<uint64_t> &sorted, double p);

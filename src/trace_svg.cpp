@@ -118,12 +118,11 @@ std::string time_label(uint64_t ns, uint64_t step)
 uint64_t tick_step(uint64_t len, int n)
 {
 	uint64_t step = 1;
-	for (;;) {
+	for (; step <= UINT64_MAX / 50; step *= 10)
 		for (uint64_t f : {1, 2, 5})
 			if (len / (step * f) <= static_cast<uint64_t>(n))
 				return step * f;
-		step *= 10;
-	}
+	return step;
 }
 
 // The x axis under a plot of the recording's span, at @y.
@@ -132,10 +131,12 @@ void time_axis(Svg &svg, const Model &m, double y)
 	const uint64_t len = std::max<uint64_t>(m.span.length(), 1);
 	svg.line(kLeft, y, kLeft + kPlotW, y, "black");
 	const uint64_t step = tick_step(len, 10);
-	for (uint64_t t = 0; t <= len; t += step) {
+	for (uint64_t t = 0;; t += step) {
 		const double x = kLeft + static_cast<double>(t) * kPlotW / len;
 		svg.line(x, y, x, y + 4, "black");
 		svg.text(x, y + 16, time_label(t, step), "middle");
+		if (len - t < step)
+			break;
 	}
 	svg.text(kLeft + kPlotW / 2.0, y + 32, "time since the recording began", "middle");
 }
@@ -143,7 +144,9 @@ void time_axis(Svg &svg, const Model &m, double y)
 // Where column @k (0..kPlotW) of the span begins.
 uint64_t column_start(const Model &m, int k)
 {
-	return m.span.start + m.span.length() * static_cast<uint64_t>(k) / kPlotW;
+	// len * k / kPlotW without overflow: len = q * kPlotW + r.
+	const uint64_t len = m.span.length(), uk = static_cast<uint64_t>(k);
+	return m.span.start + len / kPlotW * uk + len % kPlotW * uk / kPlotW;
 }
 
 const std::array<const char *, 12> kPalette = {
@@ -184,7 +187,7 @@ std::string cpus_svg(const Model &m)
 	std::vector<size_t> top(m.tasks.size());
 	for (size_t i = 0; i < top.size(); i++)
 		top[i] = i;
-	std::ranges::stable_sort(top, std::greater{}, [&](size_t i) { return m.tasks[i].run_ns; });
+	std::ranges::sort(top, most_first([&](size_t i) { return m.tasks[i].run_ns; }));
 	top.resize(std::min(top.size(), kPalette.size()));
 	std::erase_if(top, [&](size_t i) { return m.tasks[i].run_ns == 0; });
 	for (size_t k = 0; k < top.size(); k++)
@@ -255,14 +258,14 @@ std::string cpus_svg(const Model &m)
 	time_axis(svg, m, kTop + rows_h + 2);
 
 	if (by_score) {
-		svg.text(kLeft, legend_y + 10, "burst score of the task that ran (0 = interactive, "
-			 "39 = CPU hog):");
+		svg.text(kLeft, legend_y + 10, "burst score of the task that ran:");
+		constexpr int kBarX = kLeft + 200;
 		for (int s = 0; s < kScores; s++)
-			svg.rect(kLeft + 290 + s * 8, legend_y, 8, 12, score_colour(s));
-		svg.text(kLeft + 290, legend_y + 24, "0", "middle");
-		svg.text(kLeft + 290 + 39 * 8 + 4, legend_y + 24, "39", "middle");
-		svg.rect(kLeft + 640, legend_y, 12, 12, kGrey);
-		svg.text(kLeft + 656, legend_y + 10, "no score");
+			svg.rect(kBarX + s * 8, legend_y, 8, 12, score_colour(s));
+		svg.text(kBarX, legend_y + 24, "0 interactive", "start");
+		svg.text(kBarX + kScores * 8, legend_y + 24, "39 CPU hog", "end");
+		svg.rect(kBarX + kScores * 8 + 30, legend_y, 12, 12, kGrey);
+		svg.text(kBarX + kScores * 8 + 46, legend_y + 10, "no score");
 	} else {
 		std::vector<std::pair<std::string, std::string>> entries;
 		for (size_t k = 0; k < top.size(); k++) {
@@ -353,13 +356,15 @@ std::string running_waiting_svg(const Model &m)
 
 	const double ly = kTop + kPlotH + 50;
 	svg.rect(kLeft, ly, 12, 12, "#1f77b4");
-	svg.text(kLeft + 16, ly + 10, "running (highest in each pixel)");
-	svg.rect(kLeft + 230, ly, 12, 12, "#ff7f0e");
-	svg.text(kLeft + 246, ly + 10, "waiting: runnable, not running (highest in each pixel)");
-	svg.rect(kLeft + 580, ly, 12, 12, "#e41a1c", 0.3);
-	svg.text(kLeft + 596, ly + 10,
+	svg.text(kLeft + 16, ly + 10, "running");
+	svg.rect(kLeft + 100, ly, 12, 12, "#ff7f0e");
+	svg.text(kLeft + 116, ly + 10, "waiting: runnable, not running");
+	svg.rect(kLeft + 340, ly, 12, 12, "#e41a1c", 0.3);
+	svg.text(kLeft + 356, ly + 10,
 		 fmt::format("idle while work waited: a task waited while an online CPU was "
 			     "idle ({:.3f} ms)", m.idle_waited_ns() / 1e6));
+	svg.text(kLeft, ly + 28, "lines: the highest count within each pixel's time", "start", 10,
+		 " fill=\"#555\"");
 	return svg.done();
 }
 
@@ -379,25 +384,34 @@ std::string latency_svg(const Model &m, const std::vector<size_t> &tasks)
 		}
 	if (hi == 0)
 		lo = 1000, hi = 1000000;
-	const int d0 = static_cast<int>(std::floor(std::log10(static_cast<double>(lo))));
-	const int d1 = std::max(d0 + 1, static_cast<int>(std::ceil(std::log10(static_cast<double>(hi)))));
+	// 10^19 ns is the largest power of ten a u64 holds.
+	const int d0 = std::min(18, static_cast<int>(std::floor(std::log10(static_cast<double>(lo)))));
+	const int d1 = std::clamp(static_cast<int>(std::ceil(std::log10(static_cast<double>(hi)))),
+				  d0 + 1, 19);
 	auto xof = [&](uint64_t ns) {
 		const double l = std::log10(static_cast<double>(std::max<uint64_t>(ns, 1)));
 		return kLeft + std::clamp(l - d0, 0.0, static_cast<double>(d1 - d0)) * kPlotW / (d1 - d0);
 	};
 	auto yof = [&](double f) { return kTop + kPlotH - f * kPlotH; };
 
+	// A line per decade; with few decades, 2x and 5x labelled too.
 	for (int d = d0; d <= d1; d++) {
-		const auto ns = static_cast<uint64_t>(std::llround(std::pow(10.0, d)));
-		const double x = xof(ns);
-		svg.line(x, kTop, x, kTop + kPlotH + 4, d == d0 ? "black" : "#e0e0e0");
-		svg.text(x, kTop + kPlotH + 16, time_label(ns, ns), "middle");
+		for (uint64_t f : {1, 2, 5}) {
+			if (d == d1 && f > 1)
+				break;
+			const auto ns = f * static_cast<uint64_t>(std::pow(10.0, d));
+			const double x = xof(ns);
+			if (f == 1 || d1 - d0 <= 3)
+				svg.text(x, kTop + kPlotH + 16, time_label(ns, ns), "middle");
+			svg.line(x, kTop, x, kTop + kPlotH + (f == 1 ? 4 : 0),
+				 d == d0 && f == 1 ? "black" : (f == 1 ? "#d0d0d0" : "#f0f0f0"));
+		}
 	}
 	for (int q = 0; q <= 4; q++) {
 		svg.line(kLeft - 4, yof(q / 4.0), kLeft + kPlotW, yof(q / 4.0), q ? "#e0e0e0" : "black");
 		svg.text(kLeft - 8, yof(q / 4.0) + 4, fmt::format("{:g}", q / 4.0), "end");
 	}
-	svg.text(kLeft + kPlotW / 2.0, kTop + kPlotH + 32, "wakeup latency (log scale)", "middle");
+	svg.text(kLeft + kPlotW / 2.0, kTop + kPlotH + 32, "wakeup latency: time from wakeup until running (log scale)", "middle");
 	svg.text(20, kTop + kPlotH / 2.0, "share of wakeups at most x", "middle", 11,
 		 fmt::format(" transform=\"rotate(-90 20 {})\"", kTop + kPlotH / 2.0).c_str());
 	if (tasks.empty())
@@ -408,13 +422,18 @@ std::string latency_svg(const Model &m, const std::vector<size_t> &tasks)
 		std::vector<uint64_t> l = t.latencies;
 		std::ranges::sort(l);
 		const size_t n = l.size();
+		// The empirical CDF as steps: at each latency it rises to the
+		// share of wakeups at most that long; at most kPoints steps.
 		std::vector<std::pair<double, double>> p{{xof(l[0]), yof(0)}};
 		size_t last = SIZE_MAX;
 		for (size_t k = 0; k <= kPoints; k++) {
-			const size_t j = std::min(n - 1, k * n / kPoints);
+			size_t j = std::min(n - 1, k * n / kPoints);
+			while (j + 1 < n && l[j + 1] == l[j])
+				j++;	// equal latencies: one step to the last of them
 			if (j == last)
 				continue;
 			last = j;
+			p.emplace_back(xof(l[j]), p.back().second);
 			p.emplace_back(xof(l[j]), yof(static_cast<double>(j + 1) / n));
 		}
 		const std::string colour = kPalette[i % kPalette.size()];

@@ -91,7 +91,8 @@ has sid '^codename forky$'
 # every plan installs the same build, test and VM tools
 for r in bookworm trixie sid; do
 	for p in cmake g++ libcli11-dev libspdlog-dev nlohmann-json3-dev libgtest-dev \
-		 qemu-system-x86 busybox-static stress-ng dpkg-dev systemd man-db file; do
+		 qemu-system-x86 busybox-static stress-ng dpkg-dev systemd man-db file \
+		 libxml2-utils; do
 		installs $r $p
 	done
 done

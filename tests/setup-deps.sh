@@ -79,6 +79,8 @@ plan() {
 	# The install test: the package (cpack -G DEB, dpkg-shlibdeps), the
 	# unit (systemd-analyze verify), the man page (man -l).
 	local pkg=(dpkg-dev file systemd man-db groff-base gzip)
+	# xmllint: the trace pictures (SVG) are checked as XML.
+	pkg+=(libxml2-utils)
 	local vm=(qemu-system-x86 busybox-static cpio zstd xz-utils kmod
 		stress-ng rt-tests sysbench util-linux procps gnuplot-nox)
 
@@ -108,7 +110,7 @@ src=/etc/apt/sources.list.d/debian.sources
 bp=/etc/apt/sources.list.d/scx-burst-backports.sources
 stamp=/var/lib/scx-burst/deps.stamp
 codename=$(awk '$1 == "codename" {print $2}' <<<"$steps")
-want_stamp="9 $codename"
+want_stamp="10 $codename"
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
 	exit 0
