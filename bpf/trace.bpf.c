@@ -19,8 +19,10 @@
  *    counts it in the per-CPU `lost` array, which the recorder sums into
  *    the file header's lost_events.  An event costs one reservation and an
  *    88-byte copy; nothing else is kept in BPF (no per-task maps to grow).
- *    The recorder is woken only when a page's worth of events is ready
- *    (BPF_RB_NO_WAKEUP below that), not once per event.
+ *    The programs never wake the recorder (BPF_RB_NO_WAKEUP): a wakeup
+ *    per event is an irq_work and a context switch, which a switch-heavy
+ *    load would pay per switch; the recorder drains every 100 ms instead,
+ *    so the ring must hold 100 ms of events (16 MiB by default: 190000).
  *
  * 3. Scores under scx_burst
  *
@@ -91,22 +93,19 @@ static struct burst_trace_event *reserve(u32 kind)
 	return e;
 }
 
-/* Wake the recorder only once a page of events waits, not per event. */
+/* Never wakes the recorder: it drains on its own every 100 ms. */
 static void submit(struct burst_trace_event *e)
 {
-	u64 flags = BPF_RB_NO_WAKEUP;
-
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= 4096)
-		flags = BPF_RB_FORCE_WAKEUP;
-	bpf_ringbuf_submit(e, flags);
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
+/* comm is NUL-terminated within its 16 bytes: copied whole, no scan. */
 static void fill_task(struct burst_trace_event *e, struct task_struct *p)
 {
 	e->pid = p->pid;
 	e->tgid = p->tgid;
 	e->prio = p->static_prio - 120;
-	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), p->comm);
+	bpf_probe_read_kernel(e->comm, sizeof(e->comm), p->comm);
 }
 
 SEC("tp_btf/sched_switch")
@@ -123,8 +122,7 @@ int BPF_PROG(burst_tr_switch, bool preempt, struct task_struct *prev,
 	/* A preempted task stays runnable whatever state it had set. */
 	e->prev_state = preempt ? 0 : prev_state;
 	e->target_cpu = e->cpu;
-	bpf_probe_read_kernel_str(e->prev_comm, sizeof(e->prev_comm),
-				  prev->comm);
+	bpf_probe_read_kernel(e->prev_comm, sizeof(e->prev_comm), prev->comm);
 	tctx = bpf_task_storage_get(&task_ctxs, next, 0, 0);
 	if (tctx) {
 		e->score = tctx->score;
