@@ -31,7 +31,8 @@
  *    scx_burst's own map (bpf_map__reuse_fd before load), so each switch
  *    carries next's burst score and queue key as scx_burst's ops.running
  *    just left them; otherwise the map is this program's own, always
- *    empty, and the lookup gives BURST_TR_NO_SCORE.  Which field is the
+ *    empty, never looked up (with_scores), and slices carry
+ *    BURST_TR_NO_SCORE.  Which field is the
  *    key (vtime or deadline) depends on the daemon's policy, which the
  *    recorder asks the daemon for at start (key_policy).
  *
@@ -47,6 +48,8 @@
 
 char _license[] SEC("license") = "GPL";
 
+/* Set at load: scx_burst runs and task_ctxs is its map. */
+const volatile u32 with_scores;
 /* enum burst_policy of the traced scx_burst, or BURST_NR_POLICIES: no key. */
 const volatile u32 key_policy = BURST_NR_POLICIES;
 
@@ -123,7 +126,8 @@ int BPF_PROG(burst_tr_switch, bool preempt, struct task_struct *prev,
 	e->prev_state = preempt ? 0 : prev_state;
 	e->target_cpu = e->cpu;
 	bpf_probe_read_kernel(e->prev_comm, sizeof(e->prev_comm), prev->comm);
-	tctx = bpf_task_storage_get(&task_ctxs, next, 0, 0);
+	/* Under another scheduler the lookup is left out at load. */
+	tctx = with_scores ? bpf_task_storage_get(&task_ctxs, next, 0, 0) : NULL;
 	if (tctx) {
 		e->score = tctx->score;
 		if (key_policy == BURST_POLICY_BURST)

@@ -201,6 +201,7 @@ public:
 				return fail("cannot share scx_burst's task_ctxs map: " +
 					    errstr(err));
 			} else {
+				skel->rodata->with_scores = 1;
 				skel->rodata->key_policy = daemon_policy(opts.ctl_socket);
 				tr.scores_ = true;
 			}

@@ -6,6 +6,7 @@
 #   @@CPU off|on EVENTS_PER_S     sysbench cpu, one thread per CPU
 #   @@SWITCH off|on BOGO_OPS_PER_S  stress-ng --switch (context-switch heavy)
 #   @@TRACE_OUT line              the summary line of each recording
+#   @@TRACER_TICKS N              the recorder's CPU time meanwhile (USER_HZ)
 . /scenarios/lib.sh
 ncpu=$(nproc)
 tag NCPU $ncpu
@@ -26,6 +27,8 @@ traced() {
 	_t=$!
 	wait_line /tmp/ovh.err 'recording 0' 120
 	"$@"
+	# the recorder's own CPU time (utime + stime, ticks) while CMD ran
+	awk '{ print "@@TRACER_TICKS", $14 + $15 }' /proc/$_t/stat >&2
 	kill -INT $_t
 	wait $_t
 }
