@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -406,14 +407,15 @@ int run_trace(const Options &opts, const TraceOptions &t)
 			return fail_with(r.error().msg);
 		rec = std::move(*r);
 	} else {
-		auto r = record(opts, t);
-		if (!r)
-			return fail_with(r.error().msg);
-		rec = std::move(*r);
+		// Before recording: a bad --out must not cost the recording.
 		std::error_code ec;
 		std::filesystem::create_directories(dir, ec);
 		if (ec)
 			return fail_with("cannot create " + dir.string() + ": " + ec.message());
+		auto r = record(opts, t);
+		if (!r)
+			return fail_with(r.error().msg);
+		rec = std::move(*r);
 		if (auto w = write_recording(dir / "events.bin", rec); !w)
 			return fail_with(w.error().msg);
 	}
