@@ -278,7 +278,8 @@ public:
 private:
 	Tracer() : sink_(std::make_unique<Sink>()) {}
 
-	// Declared in the order they go: the ring unmaps before the skeleton.
+	// Destroyed bottom up: the ring unmaps before the skeleton's maps go,
+	// the sink (the ring's callback context) last.
 	std::unique_ptr<Sink> sink_;
 	Skel skel_;
 	Ring ring_;
