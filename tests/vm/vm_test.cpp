@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -1434,6 +1435,13 @@ TEST_P(Vm, Trace)
 	EXPECT_EQ(r.one("ENABLED"), "yes") << r.joined("DAEMON_ERR");
 	expect_trace(r, "BURST", ncpu, true);
 	EXPECT_EQ(r.one("DAEMON_RC"), "0") << r.joined("DAEMON_ERR");
+
+	// A 4 KiB ring under a context-switch storm: lost events counted in
+	// summary.json and warned about.
+	EXPECT_EQ(r.one("SMALL_RC"), "0") << r.joined("SMALL_ERR");
+	EXPECT_GT(std::atol(r.one("SMALL_LOST").c_str()), 0) << r.one("SMALL_LOST");
+	EXPECT_TRUE(contains(r.joined("SMALL_ERR"), "events were lost: the ring buffer (4 KiB)"))
+		<< r.joined("SMALL_ERR");
 
 	// --from, as nobody: the same summary from the saved events.bin.
 	EXPECT_EQ(r.one("FROM_RC"), "0") << r.joined("FROM_ERR");

@@ -81,6 +81,17 @@ wait $daemon
 tag DAEMON_RC $?
 send_file DAEMON_ERR /tmp/daemon.err
 
+# --- a ring too small for a context-switch storm: the events that did not
+# fit are counted and reported, never dropped silently
+stress-ng --switch 2 --timeout 6 > /dev/null 2>&1 &
+sw=$!
+sleep 1
+scx_burst trace --duration 2 --ringbuf-kb 4 --out /tmp/tr_small > /dev/null 2> /tmp/small.err
+tag SMALL_RC $?
+wait $sw
+tag SMALL_LOST $(grep -o '"lost_events": *[0-9]*' /tmp/tr_small/summary.json | grep -o '[0-9]*$')
+send_file SMALL_ERR /tmp/small.err
+
 # --- re-analysis of a saved recording, as nobody -------------------------
 chmod 1777 /tmp
 chmod -R a+rX /tmp/tr_BURST
