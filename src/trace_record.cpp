@@ -226,6 +226,7 @@ public:
 		// The recording starts once every program is attached (that
 		// takes a while on a slow machine); earlier events are dropped.
 		tr.start_ns_ = tr.sink_->start_ns = monotonic_ns();
+		tr.lost_before_ = tr.lost();
 		return tr;
 	}
 
@@ -243,7 +244,7 @@ public:
 		return {};
 	}
 
-	// Failed reservations so far, all CPUs.
+	// Failed reservations since the recording started, all CPUs.
 	uint64_t lost() const
 	{
 		std::vector<uint64_t> v(nr_possible_);
@@ -253,7 +254,7 @@ public:
 		uint64_t sum = 0;
 		for (uint64_t x : v)
 			sum += x;
-		return sum;
+		return sum - lost_before_;
 	}
 
 	// Detaches, drains what is left and returns every event up to
@@ -285,6 +286,7 @@ private:
 	Ring ring_;
 	int nr_possible_ = 0;
 	uint64_t start_ns_ = 0;
+	uint64_t lost_before_ = 0;	// while attaching: outside the recording
 	bool scores_ = false;
 };
 
