@@ -99,6 +99,10 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		   [&app](const std::string &what) {
 			   if (what == "options")
 				   std::cout << man_options(app);
+			   else if (what == "trace-options")
+				   for (const CLI::App *t : app.get_subcommands(
+						[](const CLI::App *a) { return a->get_name() == "trace"; }))
+					   std::cout << man_options(*t);
 			   else if (what == "ctl-keys")
 				   std::cout << man_ctl_keys();
 			   else
@@ -106,7 +110,7 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 			   throw CLI::Success();
 		   },
 		   "")
-		->check(CLI::IsMember({"options", "ctl-keys", "stats"}))
+		->check(CLI::IsMember({"options", "trace-options", "ctl-keys", "stats"}))
 		->configurable(false)
 		->group("");
 	return sub;

@@ -6,7 +6,6 @@
 #include <iostream>
 
 #include <poll.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
@@ -17,6 +16,7 @@
 #include "scx_burst/exit_code.hpp"
 #include "scx_burst/notify.hpp"
 #include "scx_burst/scheduler.hpp"
+#include "scx_burst/signal_fd.hpp"
 #include "scx_burst/sysfs.hpp"
 #include "scx_burst/tasks.hpp"
 
@@ -24,43 +24,6 @@ namespace scx_burst {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// SIGINT/SIGTERM (stop) and SIGHUP (re-read the config file) as a file
-// descriptor, blocked for the whole process.
-class SignalFd {
-public:
-	SignalFd()
-	{
-		sigset_t set;
-		sigemptyset(&set);
-		sigaddset(&set, SIGINT);
-		sigaddset(&set, SIGTERM);
-		sigaddset(&set, SIGHUP);
-		sigprocmask(SIG_BLOCK, &set, nullptr);
-		fd_ = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	}
-	~SignalFd()
-	{
-		if (fd_ >= 0)
-			close(fd_);
-	}
-	SignalFd(const SignalFd &) = delete;
-	SignalFd &operator=(const SignalFd &) = delete;
-
-	int fd() const { return fd_; }
-
-	// The signal received, 0 if none.
-	int take() const
-	{
-		signalfd_siginfo si;
-		if (read(fd_, &si, sizeof(si)) == (ssize_t)sizeof(si))
-			return si.ssi_signo;
-		return 0;
-	}
-
-private:
-	int fd_ = -1;
-};
 
 // Tells systemd (Type=notify) about the service's state; a failure is
 // logged and the daemon runs on.
@@ -189,7 +152,8 @@ int run_daemon(const Options &opts)
 	if (!skip_new)
 		return fail_with(skip_new.error().msg);
 
-	SignalFd sig;
+	// SIGINT/SIGTERM stop, SIGHUP re-reads the config file.
+	SignalFd sig{SIGINT, SIGTERM, SIGHUP};
 	if (sig.fd() < 0)
 		return fail_with(std::string("signalfd: ") + strerror(errno));
 

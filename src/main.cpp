@@ -12,6 +12,7 @@
 #include "scx_burst/exit_code.hpp"
 #include "scx_burst/log.hpp"
 #include "scx_burst/options.hpp"
+#include "scx_burst/trace_record.hpp"
 #include "scx_burst/version.hpp"
 
 namespace {
@@ -20,6 +21,7 @@ int run(int argc, char **argv)
 {
 	scx_burst::Options opts;
 	scx_burst::CtlCommand ctl;
+	scx_burst::trace::TraceOptions trace;
 	CLI::App app{"scx_burst: a sched_ext scheduler that orders tasks by "
 		     "burst time (BORE) or BFS virtual deadlines.\n"
 		     "Design notes: bpf/scx_burst.bpf.c (top of file), docs/.",
@@ -27,6 +29,7 @@ int run(int argc, char **argv)
 
 	app.set_version_flag("-V,--version", scx_burst::version_line());
 	CLI::App *ctl_cmd = scx_burst::add_options(app, opts, ctl);
+	CLI::App *trace_cmd = scx_burst::trace::add_trace_command(app, trace);
 	try {
 		app.parse(argc, argv);
 	} catch (const CLI::ParseError &e) {
@@ -37,6 +40,8 @@ int run(int argc, char **argv)
 	scx_burst::setup_logging(opts.verbose);
 	if (ctl_cmd->parsed())
 		return scx_burst::run_ctl(opts, ctl);
+	if (trace_cmd->parsed())
+		return scx_burst::trace::run_trace(opts, trace);
 	if (opts.monitor_s > 0)
 		return scx_burst::run_monitor(opts);
 	return scx_burst::run_daemon(opts);

@@ -1,0 +1,104 @@
+# Trace scenario: `scx_burst trace` under EEVDF, then under scx_burst, with
+# uneven load (three hogs on CPUs 0-1, the other CPUs nearly idle) and a
+# sleeper that wakes a known number of times.  Assertions are made on the
+# host (vm_test.cpp, Trace).
+. /scenarios/lib.sh
+ncpu=$(nproc)
+tag NCPU $ncpu
+tag ONLINE "$(cat /sys/devices/system/cpu/online)"
+LOOPS=30
+tag LOOPS $LOOPS
+
+# --- bad input: one line, exit 2; not root: one line, exit 1 -------------
+scx_burst trace --ringbuf-kb 100 > /dev/null 2> /tmp/bad.err
+tag BAD_RB_RC $?
+send_file BAD_RB_ERR /tmp/bad.err
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+su -s /bin/sh nobody -c 'scx_burst trace --duration 1 --out /tmp/nr' > /dev/null 2> /tmp/nr.err
+tag NOT_ROOT_RC $?
+send_file NOT_ROOT_ERR /tmp/nr.err
+
+# jiffies: the uptime, then per CPU "task/idle/irq" of /proc/stat in
+# USER_HZ ticks (task = user + nice + system, idle = idle + iowait, irq =
+# irq + softirq)
+jiffies() {
+	awk 'BEGIN { getline u < "/proc/uptime"; split(u, a, " "); printf "%s ", a[1] }
+		/^cpu[0-9]/ { printf "%s %d/%d/%d ", substr($1, 4),
+			$2 + $3 + $4, $5 + $6, $7 + $8 }' /proc/stat
+}
+
+# send_gz TAG FILE: FILE gzipped and base64-encoded, a line per "@@TAG"
+send_gz() {
+	[ -f "$2" ] || return 0
+	gzip -c "$2" | base64 | sed "s/^/@@$1 /"
+}
+
+# run_trace PFX: the load, a 5 s trace of it; /proc/stat is sampled when the
+# trace's first progress line appears (recording began) and when its last
+# one does (recording ended), so both measure nearly the same window.
+run_trace() {
+	_p=$1
+	hogs 3 taskset -c 0,1
+	scx_burst trace --duration 5 --ringbuf-kb 4096 --out /tmp/tr_$_p \
+		--comm cyclictest > /tmp/tr_$_p.out 2> /tmp/tr_$_p.err &
+	_tr=$!
+	wait_line /tmp/tr_$_p.err 'recording 0' 120 || tag ${_p}_NO_START
+	tag ${_p}_STAT0 $(jiffies)
+	# the sleeper: one thread sleeping LOOPS x 50 ms (clock_nanosleep),
+	# so LOOPS wakeups, on a nearly idle CPU
+	taskset -c $((ncpu - 1)) cyclictest --policy=other -t 1 -i 50000 \
+		-l $LOOPS -q > /dev/null 2>&1
+	tag ${_p}_SLEEPER_RC $?
+	_i=0
+	while [ "$(grep -c '^recording' /tmp/tr_$_p.err)" -lt 2 ] && [ $_i -lt 600 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	tag ${_p}_STAT1 $(jiffies)
+	wait $_tr
+	tag ${_p}_RC $?
+	kill_hogs
+	send_file ${_p}_OUT /tmp/tr_$_p.out
+	send_file ${_p}_ERR /tmp/tr_$_p.err
+	send_file ${_p}_SUMMARY /tmp/tr_$_p/summary.json
+	send_gz ${_p}_CPUS_SVG /tmp/tr_$_p/cpus.svg
+	send_gz ${_p}_RW_SVG /tmp/tr_$_p/running_waiting.svg
+	send_gz ${_p}_LAT_SVG /tmp/tr_$_p/latency.svg
+	send_gz ${_p}_TRACE_JSON /tmp/tr_$_p/trace.json
+}
+
+# --- EEVDF --------------------------------------------------------------
+tag STATE_EEVDF $(state)
+run_trace EEVDF
+
+# --- scx_burst ------------------------------------------------------------
+scx_burst --stats 0 > /tmp/daemon.out 2> /tmp/daemon.err &
+daemon=$!
+if wait_state enabled 60; then tag ENABLED yes; else tag ENABLED no; fi
+run_trace BURST
+kill -INT $daemon
+wait $daemon
+tag DAEMON_RC $?
+send_file DAEMON_ERR /tmp/daemon.err
+
+# --- a ring too small for a context-switch storm: the events that did not
+# fit are counted and reported, never dropped silently
+stress-ng --switch 2 --timeout 6 > /dev/null 2>&1 &
+sw=$!
+sleep 1
+scx_burst trace --duration 2 --ringbuf-kb 4 --out /tmp/tr_small > /dev/null 2> /tmp/small.err
+tag SMALL_RC $?
+wait $sw
+tag SMALL_LOST $(grep -o '"lost_events": *[0-9]*' /tmp/tr_small/summary.json | grep -o '[0-9]*$')
+send_file SMALL_ERR /tmp/small.err
+
+# --- re-analysis of a saved recording, as nobody -------------------------
+chmod 1777 /tmp
+chmod -R a+rX /tmp/tr_BURST
+su -s /bin/sh nobody -c 'scx_burst trace --from /tmp/tr_BURST/events.bin --out /tmp/again --comm cyclictest' \
+	> /tmp/from.out 2> /tmp/from.err
+tag FROM_RC $?
+cmp -s /tmp/again/summary.json /tmp/tr_BURST/summary.json
+tag FROM_SAME $?
+send_file FROM_ERR /tmp/from.err
+tag DONE
