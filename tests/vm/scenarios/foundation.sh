@@ -51,6 +51,31 @@ tag STRESS_RC $?
 tag LOAD_END $(cut -d' ' -f1 /proc/uptime)
 wait $cyc
 
+# --- a pipe stream: pipe writes and reads wake the other end with
+# SCX_WAKE_SYNC, which the stats count as wake_sync (the stats lines of
+# this phase follow the fork inheritance part's pause)
+yes | head -c 20000000 > /dev/null
+tag PIPE_DONE $(cut -d' ' -f1 /proc/uptime)
+
+# --- a fork loop next to four hogs: its CPU time, its own and its reaped
+# children's (utime+stime+cutime+cstime, ticks), against each hog's
+hogs 4
+sh -c 'while :; do /bin/true; done' < /dev/null > /dev/null 2>&1 &
+forker=$!
+cputicks() { awk '{ print $14 + $15 + $16 + $17 }' /proc/$1/stat; }
+sleep 2
+f0=$(cputicks $forker); h0=''
+for h in $HOGS; do h0="$h0 $(cputicks $h)"; done
+sleep 8
+f1=$(cputicks $forker); h1=''
+for h in $HOGS; do h1="$h1 $(cputicks $h)"; done
+tag FORK_TICKS $f0 $f1
+tag HOG_TICKS0 $h0
+tag HOG_TICKS1 $h1
+kill -KILL $forker
+wait $forker 2>/dev/null
+kill_hogs
+
 # --- fork inheritance: a shell runs a program whose two threads burn CPU,
 # then starts another child ("timeout"), which must not inherit the
 # threads' bursts (the daemon's --debug-tasks rows show both)
