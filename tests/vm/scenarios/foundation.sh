@@ -51,14 +51,22 @@ tag STRESS_RC $?
 tag LOAD_END $(cut -d' ' -f1 /proc/uptime)
 wait $cyc
 
+# --- fork inheritance: a shell runs a program whose two threads burn CPU,
+# then starts another child ("timeout"), which must not inherit the
+# threads' bursts (the daemon's --debug-tasks rows show both)
+sh -c 'sysbench cpu --threads=2 --time=3 run > /dev/null; timeout 10 sleep 2.5; true'
+sleep 1.5
+
 # --- a pipe stream: pipe writes and reads wake the other end with
-# SCX_WAKE_SYNC, which the stats count as wake_sync (the stats lines of
-# this phase follow the fork inheritance part's pause)
+# SCX_WAKE_SYNC, which the stats count as wake_sync.  After the fork
+# inheritance part: yes(1) ends with a long burst, which this shell's
+# later children would inherit
 yes | head -c 20000000 > /dev/null
 tag PIPE_DONE $(cut -d' ' -f1 /proc/uptime)
 
 # --- a fork loop next to four hogs: its CPU time, its own and its reaped
 # children's (utime+stime+cutime+cstime, ticks), against each hog's
+# (reported, not asserted: see vm_test.cpp)
 hogs 4
 sh -c 'while :; do /bin/true; done' < /dev/null > /dev/null 2>&1 &
 forker=$!
@@ -76,10 +84,6 @@ kill -KILL $forker
 wait $forker 2>/dev/null
 kill_hogs
 
-# --- fork inheritance: a shell runs a program whose two threads burn CPU,
-# then starts another child ("timeout"), which must not inherit the
-# threads' bursts (the daemon's --debug-tasks rows show both)
-sh -c 'sysbench cpu --threads=2 --time=3 run > /dev/null; timeout 10 sleep 2.5; true'
 sleep 1.5
 
 kill -INT $daemon
