@@ -343,10 +343,10 @@ TEST_P(Vm, Foundation)
 	}
 
 	// A fork loop (a shell starting /bin/true) next to four hogs on two
-	// CPUs, reported only: the loop's children are new tasks, which start
-	// at the vtime clock and inherit the short bursts of the children
-	// before them, which the burst rule does not change: the loop with
-	// its children got 1.8x a hog's ticks in the first run (issue 13).
+	// CPUs, reported only (issue 13): with the default burst rule
+	// (BORE's) the loop with its children got 3.3x a hog's ticks, with
+	// burst_reset_us=50000 1.3-1.8x; even then its children, new tasks
+	// starting at the vtime clock, keep it above a hog's share.
 	{
 		auto f = numbers(r.one("FORK_TICKS"));
 		auto h0 = numbers(r.one("HOG_TICKS0"));
