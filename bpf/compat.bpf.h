@@ -13,6 +13,7 @@
 /* Not in vmlinux.h: these are #defines in the kernel. */
 #define SCHED_BATCH		3
 #define SCHED_IDLE		5
+#define PF_EXITING		0x00000004
 #define PF_KTHREAD		0x00200000
 #define ENOENT			2
 #define ENOMEM			12

@@ -120,6 +120,7 @@ struct burst_task_ctx {
 	u64 last_charge;	/* when run time was last accounted */
 	u64 nr_runs;		/* times the task started running */
 	u64 run_ns;		/* total CPU time accounted */
+	u64 slept_at;		/* when it last went to sleep; 0: awake */
 	u32 score;		/* burst score 0..39 */
 	u32 flags;		/* BURST_TASK_* */
 };
@@ -194,6 +195,6 @@ BURST_STATIC_ASSERT(sizeof(struct burst_domain_req) == 8 * BURST_CPUMASK_WORDS +
 		    "burst_domain_req layout");
 BURST_STATIC_ASSERT(sizeof(struct burst_exit_info) == 16 + 128 + 1024,
 	       "burst_exit_info layout");
-BURST_STATIC_ASSERT(sizeof(struct burst_task_ctx) == 80, "burst_task_ctx layout");
+BURST_STATIC_ASSERT(sizeof(struct burst_task_ctx) == 88, "burst_task_ctx layout");
 
 #endif /* SCX_BURST_INTF_H */

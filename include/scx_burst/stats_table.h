@@ -21,6 +21,7 @@ BURST_STAT(dispatch_shared,  SUM, core,     "d_llc",   "tasks this CPU took from
 BURST_STAT(dispatch_steal,   SUM, core,     "d_steal", "tasks this CPU pulled from another LLC's queue")
 BURST_STAT(dispatch_drain,   SUM, core,     "d_drain", "tasks taken from the queues of the previously active policy")
 BURST_STAT(keep_running,     SUM, core,     "keep",    "times the running task kept the CPU because nothing else was queued")
+BURST_STAT(wake_sync,        SUM, core,     "w_sync",  "synchronous wakeups placed on the waker's CPU or the wakee's idle previous CPU in the waker's LLC")
 BURST_STAT(idle_pick,        SUM, core,     "idle",    "wakeups placed on an idle CPU")
 BURST_STAT(kick_idle,        SUM, core,     "kick",    "idle CPUs woken to run a queued task")
 BURST_STAT(runs,             SUM, core,     "runs",    "times a task started running")

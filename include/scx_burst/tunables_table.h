@@ -25,6 +25,8 @@ BURST_TUNABLE(policy, policy, POLICY, 1, BURST_POLICY_BURST, 0, BURST_NR_POLICIE
 	      "--policy", "burst: BORE burst-scored vtime; deadline: BFS virtual deadlines")
 BURST_TUNABLE(burst_enabled, burst_enabled, BOOL, 1, 1, 0, 1,
 	      "--no-burst", "burst scores order tasks (--no-burst: plain weighted vtime, BORE's sched_bore=0)")
+BURST_TUNABLE(deadline_burst, deadline_burst, BOOL, 1, 1, 0, 1,
+	      "--no-deadline-burst", "deadline policy: scale deadline offsets by burst score 1/8..1 (--no-deadline-burst: BFS's offsets)")
 BURST_TUNABLE(slice_us, slice_ns, UINT, 1000, 5000, 100, 100000,
 	      "-s,--slice-us", "burst policy time slice (us)")
 BURST_TUNABLE(rr_interval_ms, rr_interval_ns, UINT, 1000000, 6, 1, 1000,
@@ -35,6 +37,8 @@ BURST_TUNABLE(burst_penalty_scale, burst_penalty_scale, UINT, 1, 1292, 0, 4096,
 	      "--burst-penalty-scale", "score steps per doubling of burst, x1024")
 BURST_TUNABLE(burst_smoothness, burst_smoothness, UINT, 1, 1, 0, BURST_MAX_SMOOTHNESS,
 	      "--burst-smoothness", "burst history averaging: a new burst weighs 2^-N")
+BURST_TUNABLE(burst_reset_us, burst_reset_ns, UINT, 1000, 1, 1, 10000000,
+	      "--burst-reset-us", "a sleep this long ends the burst; a shorter one only if it lasted a quarter of the burst, else it shrinks it (us; 1: every sleep, BORE's rule; 50000: see docs/policies.md)")
 BURST_TUNABLE(preempt_margin, preempt_margin, UINT, 1, 3, 0, 39,
 	      "--preempt-margin", "burst score gap a waking task needs to preempt")
 BURST_TUNABLE(overflow_hold_us, overflow_hold_ns, UINT, 1000, 5000, 0, 1000000,

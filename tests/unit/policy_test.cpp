@@ -2,8 +2,11 @@
 // policy.h against values derived here, independently of its code: from
 // BORE's formula (seed 000) done in long double, from BFS's prio ratio rule
 // and from hand-computed table rows.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -320,6 +323,439 @@ TEST(Domain, OverflowOnlyAfterTheHoldTime)
 	EXPECT_FALSE(burst_saturation_step(&since, true, 1000 + 2 * hold, hold))
 		<< "already overflowing: nothing new to report";
 	EXPECT_EQ(since, 1000u) << "the episode keeps its start";
+}
+
+}  // namespace
+
+// ---- When a sleep ends a burst (burst_wake(), burst_reset_us) -----------
+
+namespace {
+
+constexpr uint64_t kUs = 1000ULL;
+constexpr uint64_t kReset = 50 * kMs;	// burst_reset_us's default
+constexpr uint32_t kOff = 18, kScale = 1292, kSmooth = 1;
+
+// A task that runs @run then sleeps @sleep, @n times; its score at the end
+// of the last run (the highest of the cycle).
+struct Cycles {
+	uint64_t burst = 0, prev = 0;
+	uint32_t last_score = 0, max_score = 0;
+	int ended = 0;
+
+	void cycle(uint64_t run, uint64_t sleep, uint64_t reset = kReset)
+	{
+		burst += run;
+		last_score = burst_score(burst_effective(prev, burst), kOff, kScale);
+		max_score = std::max(max_score, last_score);
+		ended += burst_wake(&burst, &prev, sleep, reset, kSmooth);
+	}
+};
+
+TEST(BurstWake, CreditRule)
+{
+	// slept >= burst / 4 or >= reset: the whole burst (it ends)
+	EXPECT_EQ(burst_sleep_credit(10 * kUs, 10 * kUs, kReset), 10 * kUs);
+	EXPECT_EQ(burst_sleep_credit(10 * kUs, 2500, kReset), 10 * kUs);
+	EXPECT_EQ(burst_sleep_credit(700 * kUs, 300 * kUs, kReset), 700 * kUs)
+		<< "cyclictest in TCG: 0.7 ms charged per 1 ms period";
+	EXPECT_EQ(burst_sleep_credit(10 * kUs, 16 * kMs, kReset), 10 * kUs);
+	EXPECT_EQ(burst_sleep_credit(10000 * kMs, kReset, kReset), 10000 * kMs);
+	// a short sleep under a short burst: four times the sleep
+	EXPECT_EQ(burst_sleep_credit(10 * kUs, 2499, kReset), 4 * 2499u);
+	EXPECT_EQ(burst_sleep_credit(10 * kMs, 20 * kUs, kReset), 80 * kUs);
+	// a long burst: burst * slept / reset; 10 s * 14 ms / 50 ms = 2.8 s
+	// (the fraction is 16-bit: 18350 / 65536 of the burst)
+	EXPECT_EQ(burst_sleep_credit(10000 * kMs, 14 * kMs, kReset),
+		  10000 * kMs * 18350 / 65536);
+	EXPECT_NEAR((double)burst_sleep_credit(10000 * kMs, 14 * kMs, kReset),
+		    2.8e9, 2.8e9 * 1e-4);
+	// no overflow at the extremes: 2^40 ns of burst, the largest reset
+	uint64_t big = 1ULL << 40, reset = 10000 * kMs;
+	EXPECT_NEAR((double)burst_sleep_credit(big, reset - 1, reset), (double)big,
+		    big * 1e-4);
+}
+
+TEST(BurstWake, EndsOrShrinks)
+{
+	uint64_t burst = 10 * kMs, prev = 2 * kMs;
+	EXPECT_FALSE(burst_wake(&burst, &prev, 20 * kUs, kReset, 1));
+	EXPECT_EQ(burst, 10 * kMs - 80 * kUs) << "4x the sleep is paid back";
+	EXPECT_EQ(prev, 2 * kMs) << "no burst ended: history unchanged";
+	EXPECT_TRUE(burst_wake(&burst, &prev, 10 * kMs, kReset, 1));
+	EXPECT_EQ(burst, 0u);
+	EXPECT_EQ(prev, (2 * kMs + 10 * kMs - 80 * kUs) / 2) << "folded as in BORE";
+	// reset 1 ns: every sleep ends the burst (BORE's rule)
+	burst = 10 * kMs;
+	EXPECT_TRUE(burst_wake(&burst, &prev, 1, 1, 1));
+}
+
+TEST(BurstWake, ShortSleepsDoNotResetAHog)
+{
+	// 10 ms runs, 20 us sleeps (stress-ng's fork workers): judged like a
+	// hog that ran as long, within one score step, after a few cycles.
+	Cycles fork, bore;
+	for (int i = 1; i <= 100; i++) {
+		fork.cycle(10 * kMs, 20 * kUs);
+		bore.cycle(10 * kMs, 20 * kUs, 1);
+		uint32_t hog = burst_score(i * 10 * kMs, kOff, kScale);
+		ASSERT_GE(fork.last_score + 1, hog) << "cycle " << i;
+		ASSERT_LE(fork.last_score, hog) << "cycle " << i;
+	}
+	EXPECT_EQ(fork.ended, 0);
+	EXPECT_EQ(fork.last_score, 16u) << "1 s of burst, as a hog after 1 s";
+	Cycles five;
+	for (int i = 0; i < 5; i++)
+		five.cycle(10 * kMs, 20 * kUs);
+	EXPECT_EQ(five.last_score, 10u) << "5 cycles: 50 ms of burst";
+	// BORE's rule stops at the 10 ms of one burst
+	EXPECT_EQ(bore.last_score, 7u);
+	EXPECT_EQ(bore.ended, 100);
+	// and the burst settles where a cycle's credit equals its run:
+	// 10 ms * 50 ms / 20 us = 25 s (score 22)
+	Cycles lng;
+	for (int i = 0; i < 20000; i++)
+		lng.cycle(10 * kMs, 20 * kUs);
+	EXPECT_NEAR((double)lng.burst, 25e9, 25e9 * 0.01);
+	EXPECT_EQ(lng.last_score, 22u);
+}
+
+TEST(BurstWake, RendererAndPingPongKeepScoreZero)
+{
+	Cycles renderer, pp, pp2, half, tcg, busy;
+	for (int i = 0; i < 1000; i++) {
+		renderer.cycle(200 * kUs, 16 * kMs);	// 60 Hz frames
+		pp.cycle(5 * kUs, 15 * kUs);		// ping-pong: 5 us run, 15 us wait
+		pp2.cycle(30 * kUs, 40 * kUs);
+		half.cycle(1 * kMs, 1 * kMs);		// half of a CPU, 1 ms bursts
+		tcg.cycle(700 * kUs, 300 * kUs);	// cyclictest as TCG charges it
+		busy.cycle(2 * kMs, 400 * kUs);		// 83 % of a CPU
+	}
+	EXPECT_EQ(tcg.max_score, 2u) << "judged by its 0.7 ms bursts";
+	EXPECT_EQ(tcg.ended, 1000);
+	EXPECT_EQ(busy.ended, 0) << "busier than 80 %: CPU-bound";
+	// settles at run * reset / slept = 250 ms of burst, a hog's after 250 ms
+	EXPECT_NEAR((double)busy.burst, 250e6, 250e6 * 0.02);
+	EXPECT_EQ(busy.last_score, burst_score(250 * kMs, kOff, kScale));
+	EXPECT_EQ(busy.last_score, 13u);
+	EXPECT_EQ(renderer.max_score, 0u);
+	EXPECT_EQ(pp.max_score, 0u);
+	EXPECT_EQ(pp2.max_score, 0u);
+	EXPECT_EQ(renderer.ended, 1000);
+	EXPECT_EQ(pp.ended, 1000);
+	EXPECT_EQ(half.max_score, 3u) << "judged by its 1 ms bursts, as in BORE";
+}
+
+TEST(BurstWake, ALongBurstDecaysWhileItsTaskSleeps)
+{
+	// 10 s of computing, then 2 ms frames with 14 ms sleeps: judged by the
+	// frames again after a few frames, not after 10 s of sleep.
+	Cycles t;
+	t.burst = 10000 * kMs - 2 * kMs;
+	int frames = 0;
+	while (!t.ended && frames < 1000) {
+		t.cycle(2 * kMs, 14 * kMs);
+		frames++;
+	}
+	EXPECT_LE(frames, 25);
+	EXPECT_GE(frames, 10) << "but a short sleep does not wipe it out at once";
+	// a sleep of reset or longer ends any burst
+	Cycles u;
+	u.burst = 10000 * kMs;
+	u.cycle(0, kReset);
+	EXPECT_EQ(u.ended, 1);
+}
+
+// One CPU, a vtime scheduler as the BPF program's burst policy runs it:
+// the lowest vtime runs, for a slice (5 ms) or until it sleeps; run time is
+// charged every tick (1 ms) with the current score; a sleeper's vtime is
+// floored at the clock minus a slice; a waking task preempts the running
+// one when its score is lower by more than preempt_margin (3).
+struct SimTask {
+	uint64_t run, sleep;	// sleep 0: never sleeps
+	uint64_t burst = 0, prev = 0, vtime = 0, left = 0, wake_at = 0, cpu = 0;
+	bool asleep = false;
+	uint32_t score() const { return burst_score(burst_effective(prev, burst), kOff, kScale); }
+};
+
+std::vector<double> simulate(std::vector<SimTask> ts, uint64_t total, uint64_t reset)
+{
+	const uint64_t slice = 5 * kMs, tick = kMs;
+	uint64_t now = 0, vnow = 0;
+	for (auto &t : ts)
+		t.left = t.run;
+	int cur = -1;
+	uint64_t slice_left = 0;
+	while (now < total) {
+		bool woke = false;
+		for (auto &t : ts) {
+			if (t.asleep && t.wake_at <= now) {
+				t.asleep = false;
+				burst_wake(&t.burst, &t.prev, now - (t.wake_at - t.sleep), reset, kSmooth);
+				t.vtime = burst_vtime_floor(t.vtime, vnow, slice);
+				t.left = t.run;
+				woke = true;
+			}
+		}
+		if (cur >= 0 && woke) {
+			for (size_t i = 0; i < ts.size(); i++)
+				if (!ts[i].asleep && (int)i != cur &&
+				    ts[i].score() + 3 < ts[cur].score())
+					slice_left = 0;
+		}
+		if (cur < 0 || slice_left == 0 || ts[cur].asleep) {
+			cur = -1;
+			for (size_t i = 0; i < ts.size(); i++)
+				if (!ts[i].asleep && (cur < 0 || ts[i].vtime < ts[cur].vtime))
+					cur = (int)i;
+			slice_left = slice;
+			if (cur >= 0 && ts[cur].vtime > vnow)
+				vnow = ts[cur].vtime;
+		}
+		uint64_t next_wake = total;
+		for (auto &t : ts)
+			if (t.asleep)
+				next_wake = std::min(next_wake, t.wake_at);
+		if (cur < 0) {
+			now = next_wake;
+			continue;
+		}
+		SimTask &t = ts[cur];
+		uint64_t d = std::min({tick, slice_left, next_wake - now});
+		if (t.sleep)
+			d = std::min(d, t.left);
+		d = std::max<uint64_t>(d, 1);
+		now += d;
+		t.cpu += d;
+		t.burst += d;
+		t.vtime += burst_vtime_delta(d, 100, BURST_NICE_0_IDX, t.score());
+		slice_left -= std::min(slice_left, d);
+		if (t.sleep) {
+			t.left -= std::min(t.left, d);
+			if (!t.left) {
+				t.asleep = true;
+				t.wake_at = now + t.sleep;
+			}
+		}
+	}
+	std::vector<double> share;
+	for (auto &t : ts)
+		share.push_back((double)t.cpu / total);
+	return share;
+}
+
+TEST(BurstWake, SimulatedForkWorkerGetsNoMoreThanAHog)
+{
+	const uint64_t total = 20000 * kMs;
+	std::vector<SimTask> ts = {{0, 0}, {10 * kMs, 20 * kUs}};
+	auto now_rule = simulate(ts, total, kReset);
+	auto bore_rule = simulate(ts, total, 1);
+	RecordProperty("hog_share", std::to_string(now_rule[0]));
+	RecordProperty("fork_share", std::to_string(now_rule[1]));
+	RecordProperty("bore_hog_share", std::to_string(bore_rule[0]));
+	// BORE's rule: the fork worker's 10 ms bursts against a hog whose
+	// burst grows without end; the hog gets a small fraction
+	std::cout << "hog / fork worker: BORE's rule " << bore_rule[0] << " / " << bore_rule[1]
+		  << ", this rule " << now_rule[0] << " / " << now_rule[1] << "\n";
+	EXPECT_LT(bore_rule[0], 0.4) << "hog " << bore_rule[0] << " fork " << bore_rule[1];
+	// this rule: about even
+	EXPECT_GT(now_rule[0], 0.4) << "hog " << now_rule[0] << " fork " << now_rule[1];
+	EXPECT_LT(now_rule[1], 0.6);
+}
+
+TEST(BurstWake, SimulatedMixKeepsHogsAFloorAndRendererItsFrames)
+{
+	const uint64_t total = 20000 * kMs;
+	// two hogs, two fork workers, a 60 Hz renderer, a ping-pong-like task
+	std::vector<SimTask> ts = {{0, 0}, {0, 0},
+				   {10 * kMs, 20 * kUs}, {10 * kMs, 20 * kUs},
+				   {200 * kUs, 16 * kMs}, {20 * kUs, 60 * kUs}};
+	auto s = simulate(ts, total, kReset);
+	double rest = 1.0 - s[4] - s[5];
+	for (int i = 0; i < 2; i++)
+		EXPECT_GT(s[i], 0.6 * rest / 4) << "hog " << i << " below 0.6 of an even share";
+	for (int i = 2; i < 4; i++)
+		EXPECT_LT(s[i], 1.5 * rest / 4) << "fork worker " << i;
+	// the renderer gets its 200 us per 16.2 ms cycle: 1.23 % of the CPU
+	EXPECT_GT(s[4], 0.0123 * 0.95);
+	// the ping-pong task (20 us per 80 us) gets nearly its 25 %
+	EXPECT_GT(s[5], 0.25 * 0.9);
+}
+
+}  // namespace
+
+// ---- Deadline mode weighted by burst (deadline_burst) ---------------------
+
+namespace {
+
+TEST(DeadlineBurst, FactorIsBoundedAndRisesToOne)
+{
+	// 128 + 896 * s / 8, in 1024ths
+	const uint32_t expect[] = {128, 240, 352, 464, 576, 688, 800, 912, 1024};
+	for (uint32_t s = 0; s <= 8; s++)
+		EXPECT_EQ(burst_deadline_factor(s), expect[s]) << s;
+	for (uint32_t s = 8; s <= 39; s++)
+		EXPECT_EQ(burst_deadline_factor(s), 1024u) << s;
+	for (uint32_t s = 1; s <= 39; s++)
+		EXPECT_GE(burst_deadline_factor(s), burst_deadline_factor(s - 1));
+}
+
+TEST(DeadlineBurst, OffsetsBetweenAnEighthAndBfs)
+{
+	const uint64_t rr = 6 * kMs;
+	// nice 0, score 0: 39.1875 ms / 8
+	EXPECT_EQ(burst_deadline_offset_scored(20, rr, 0), 4898437u);
+	// score 1 (a 0.7 ms burst): 39.1875 ms * 240 / 1024
+	EXPECT_EQ(burst_deadline_offset_scored(20, rr, 1), 9184570u);
+	for (uint64_t r : {1 * kMs, 6 * kMs, 40 * kMs, 1000 * kMs}) {
+		for (uint32_t n = 0; n < BURST_NICE_WIDTH; n++) {
+			uint64_t bfs = burst_deadline_offset(n, r);
+			for (uint32_t s = 0; s <= 39; s++) {
+				uint64_t o = burst_deadline_offset_scored(n, r, s);
+				ASSERT_GE(o, bfs / 8) << n << " " << s;
+				ASSERT_LE(o, bfs) << n << " " << s;
+				if (s >= 8) {
+					ASSERT_EQ(o, bfs) << "CPU-bound: BFS's offset";
+				}
+			}
+		}
+	}
+}
+
+TEST(DeadlineBurst, OffKeepsBfsExactly)
+{
+	const uint64_t rr = 6 * kMs, t = 1ULL << 40;
+	for (uint32_t n = 0; n < BURST_NICE_WIDTH; n++) {
+		for (uint32_t s : {0u, 3u, 20u}) {
+			EXPECT_EQ(burst_task_deadline(t, n, rr, s, false, false),
+				  burst_deadline(t, n, rr));
+			EXPECT_EQ(burst_task_deadline(t, n, rr, s, false, true),
+				  burst_idle_class_deadline(t, n, rr));
+		}
+	}
+	// on: the scored offset; SCHED_IDLE still behind every normal deadline
+	EXPECT_EQ(burst_task_deadline(t, 20, rr, 0, true, false), t + 4898437u);
+	EXPECT_GT(burst_task_deadline(t, 0, rr, 0, true, true),
+		  burst_task_deadline(t, 39, rr, 39, true, false));
+}
+
+TEST(DeadlineBurst, HogsKeepTheirNiceRatio)
+{
+	// Two CPU-bound tasks (score >= 8) compete as under BFS: nice 0 gets
+	// (offset(5) - offset(0)) / rr slices per slice of nice 5.
+	const uint64_t rr = 40 * kMs;
+	double bfs = (double)(burst_deadline_offset(25, rr) - burst_deadline_offset(20, rr)) / rr;
+	double now = (double)(burst_deadline_offset_scored(25, rr, 12) -
+			      burst_deadline_offset_scored(20, rr, 9)) / rr;
+	EXPECT_DOUBLE_EQ(now, bfs);
+	EXPECT_NEAR(now, 3.97, 0.01);
+}
+
+// One CPU under EDF with BFS's renewal rule, as the BPF program runs it:
+// @hogs CPU-bound tasks and a task that runs @run then sleeps @sleep.  The
+// running task keeps the CPU until its slice is used up or it sleeps; a
+// waking task preempts it if its deadline is earlier; then the earliest
+// deadline runs.  Returns the sleeper's longest wait from wakeup to
+// running and the CPU shares.
+struct EdfResult {
+	uint64_t max_wait = 0;
+	double hog = 0, sleeper = 0;
+};
+
+EdfResult edf(int hogs, uint64_t run, uint64_t sleep, bool weighted, uint64_t total)
+{
+	const uint64_t rr = 6 * kMs, tick = kMs;
+	struct T {
+		uint64_t burst = 0, prev = 0, left = 0, dl = 0, cpu = 0, rest = 0, wake = 0, woke = 0;
+		bool asleep = false;
+	};
+	std::vector<T> t(hogs + 1);	// the last one sleeps
+	T &sl = t[hogs];
+	uint64_t now = 0;
+	EdfResult r;
+	auto renew = [&](T &x) {
+		if (burst_deadline_expired(x.left, rr)) {
+			uint32_t s = burst_score(burst_effective(x.prev, x.burst), kOff, kScale);
+			x.left = rr;
+			x.dl = burst_task_deadline(now, 20, rr, s, weighted, false);
+		}
+	};
+	for (auto &x : t) {
+		renew(x);
+		now += 1000;	// spread the first deadlines
+	}
+	sl.rest = run;
+	int cur = -1;
+	while (now < total) {
+		if (sl.asleep && sl.wake <= now) {
+			sl.asleep = false;
+			burst_wake(&sl.burst, &sl.prev, sleep, kReset, kSmooth);
+			sl.rest = run;
+			sl.woke = now;
+			renew(sl);
+			if (cur >= 0 && burst_key_before(sl.dl, t[cur].dl))
+				cur = -1;
+		}
+		if (cur < 0) {
+			for (int i = 0; i <= hogs; i++)
+				if (!t[i].asleep && (cur < 0 || burst_key_before(t[i].dl, t[cur].dl)))
+					cur = i;
+		}
+		if (cur == hogs && sl.woke) {
+			r.max_wait = std::max(r.max_wait, now - sl.woke);
+			sl.woke = 0;
+		}
+		T &c = t[cur];
+		uint64_t d = std::min(tick, c.left);
+		if (cur == hogs)
+			d = std::min(d, sl.rest);
+		else if (sl.asleep)
+			d = std::min(d, sl.wake - now);
+		d = std::max<uint64_t>(d, 1);
+		now += d;
+		c.cpu += d;
+		c.burst += d;
+		c.left -= std::min(c.left, d);
+		if (cur == hogs) {
+			sl.rest -= std::min(sl.rest, d);
+			if (!sl.rest) {
+				sl.asleep = true;
+				sl.wake = now + sleep;
+			}
+		}
+		if (!c.left) {
+			renew(c);
+			cur = -1;
+		} else if (c.asleep) {
+			cur = -1;
+		}
+	}
+	r.hog = (double)t[0].cpu / total;
+	r.sleeper = (double)sl.cpu / total;
+	return r;
+}
+
+TEST(DeadlineBurst, ShortBurstsAreNotPushedBehindTheHogs)
+{
+	// 0.5 ms of work every 5 ms (score 2) on a CPU shared by six hogs,
+	// rr_interval 6 ms.  Under BFS's rule every twelfth wakeup renews
+	// 39 ms out, behind most of the hogs' deadlines; weighted, 13.5 ms out.
+	auto bfs = edf(6, 500 * kUs, 4500 * kUs, false, 20000 * kMs);
+	auto now = edf(6, 500 * kUs, 4500 * kUs, true, 20000 * kMs);
+	RecordProperty("bfs_max_wait_us", std::to_string(bfs.max_wait / 1000));
+	RecordProperty("weighted_max_wait_us", std::to_string(now.max_wait / 1000));
+	std::cout << "max wait: BFS " << bfs.max_wait / 1000 << " us, weighted "
+		  << now.max_wait / 1000 << " us; share " << bfs.sleeper << " / "
+		  << now.sleeper << "\n";
+	EXPECT_GE(bfs.max_wait, 18 * kMs);
+	EXPECT_LE(now.max_wait * 2, bfs.max_wait);
+	// it asks for 10 %; what it misses is the waits
+	EXPECT_GT(now.sleeper, 0.085) << now.sleeper;
+	EXPECT_GE(now.sleeper, bfs.sleeper) << now.sleeper << " " << bfs.sleeper;
+	// a hog-like sleeper (10 ms runs, 20 us sleeps) reaches f = 1 and
+	// shares evenly with a hog
+	auto fork = edf(1, 10 * kMs, 20 * kUs, true, 20000 * kMs);
+	EXPECT_GT(fork.hog, 0.45) << fork.hog << " " << fork.sleeper;
+	EXPECT_LT(fork.sleeper, 0.55) << fork.hog << " " << fork.sleeper;
 }
 
 }  // namespace

@@ -176,6 +176,21 @@ void expect_totals_add_up(const json &line)
 
 class Vm : public testing::TestWithParam<std::string> {};
 
+// The numbers in a line of words, the others skipped.
+std::vector<double> numbers(const std::string &s)
+{
+	std::vector<double> v;
+	std::istringstream in(s);
+	std::string w;
+	while (in >> w) {
+		try {
+			v.push_back(std::stod(w));
+		} catch (...) {
+		}
+	}
+	return v;
+}
+
 TEST_P(Vm, Foundation)
 {
 	VmRun r = boot(GetParam(), "foundation", 2, 400);
@@ -306,13 +321,50 @@ TEST_P(Vm, Foundation)
 		}
 		EXPECT_GE(thread_burst, 500000000ULL) << "sysbench's threads did not run";
 		EXPECT_GT(child_rows, 0) << "no stats row for the shell's later child";
-		EXPECT_LT(child_prev, 100000000ULL)
+		// A thread folded into the shell's entry would bring at least
+		// half of its seconds (burst_smooth() at smoothness 1).  The
+		// leader's own run does count: sysbench's main thread runs ~0.1 s
+		// between brief waits, which no longer wipe a burst out
+		// (burst_wake()), so the bound is a quarter of the threads'.
+		EXPECT_LT(child_prev, thread_burst / 4)
 			<< "the shell's later child inherited " << child_prev / 1000000
 			<< " ms of burst from another program's threads (" << thread_burst / 1000000
 			<< " ms)";
 		std::cout << "fork inheritance: threads' burst " << thread_burst / 1000000
 			  << " ms, later child's inherited burst " << child_prev / 1000
 			  << " us\n";
+	}
+
+	// Synchronous wakeups (a pipe stream: yes | head) are kept near the
+	// waker and counted.
+	{
+		uint64_t sync = 0;
+		for (const auto &s : stats)
+			sync = std::max(sync, s["total"]["wake_sync"].get<uint64_t>());
+		EXPECT_GT(sync, 0u) << "no wake_sync in any interval";
+		std::cout << "wake_sync: largest interval " << sync << "\n";
+	}
+
+	// A fork loop (a shell starting /bin/true) next to four hogs on two
+	// CPUs, reported only (issue 13): with the default burst rule
+	// (BORE's) the loop with its children got 3.3x a hog's ticks, with
+	// burst_reset_us=50000 1.3-1.8x; even then its children, new tasks
+	// starting at the vtime clock, keep it above a hog's share.
+	{
+		auto f = numbers(r.one("FORK_TICKS"));
+		auto h0 = numbers(r.one("HOG_TICKS0"));
+		auto h1 = numbers(r.one("HOG_TICKS1"));
+		ASSERT_EQ(f.size(), 2u) << r.one("FORK_TICKS");
+		ASSERT_EQ(h0.size(), 4u);
+		ASSERT_EQ(h1.size(), 4u);
+		double hog = 0;
+		for (size_t i = 0; i < 4; i++)
+			hog += (h1[i] - h0[i]) / 4;
+		double fork = f[1] - f[0];
+		std::cout << "fork loop: " << fork << " ticks, a hog on average " << hog
+			  << " ticks in 8 s\n";
+		EXPECT_GT(hog, 0) << "the hogs got no CPU next to the fork loop";
+		EXPECT_GT(fork, 0) << "the fork loop got no CPU";
 	}
 
 	// SIGINT: clean unregister, the kernel's reason logged, exit 0.
@@ -337,20 +389,6 @@ TEST_P(Vm, Foundation)
 			<< r.joined("HOTPLUG_ERR");
 		EXPECT_EQ(r.one("HOTPLUG_RC"), "0") << r.joined("HOTPLUG_ERR");
 	}
-}
-
-std::vector<double> numbers(const std::string &s)
-{
-	std::vector<double> v;
-	std::istringstream in(s);
-	std::string w;
-	while (in >> w) {
-		try {
-			v.push_back(std::stod(w));
-		} catch (...) {
-		}
-	}
-	return v;
 }
 
 TEST_P(Vm, DeadlineAndControl)

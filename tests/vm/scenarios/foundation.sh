@@ -57,6 +57,35 @@ wait $cyc
 sh -c 'sysbench cpu --threads=2 --time=3 run > /dev/null; timeout 10 sleep 2.5; true'
 sleep 1.5
 
+# --- a pipe stream: pipe writes and reads wake the other end with
+# SCX_WAKE_SYNC, which the stats count as wake_sync.  After the fork
+# inheritance part: yes(1) ends with a long burst, which this shell's
+# later children would inherit
+yes | head -c 20000000 > /dev/null
+tag PIPE_DONE $(cut -d' ' -f1 /proc/uptime)
+
+# --- a fork loop next to four hogs: its CPU time, its own and its reaped
+# children's (utime+stime+cutime+cstime, ticks), against each hog's
+# (reported, not asserted: see vm_test.cpp)
+hogs 4
+sh -c 'while :; do /bin/true; done' < /dev/null > /dev/null 2>&1 &
+forker=$!
+cputicks() { awk '{ print $14 + $15 + $16 + $17 }' /proc/$1/stat; }
+sleep 2
+f0=$(cputicks $forker); h0=''
+for h in $HOGS; do h0="$h0 $(cputicks $h)"; done
+sleep 8
+f1=$(cputicks $forker); h1=''
+for h in $HOGS; do h1="$h1 $(cputicks $h)"; done
+tag FORK_TICKS $f0 $f1
+tag HOG_TICKS0 $h0
+tag HOG_TICKS1 $h1
+kill -KILL $forker
+wait $forker 2>/dev/null
+kill_hogs
+
+sleep 1.5
+
 kill -INT $daemon
 wait $daemon
 tag SIGINT_RC $?
