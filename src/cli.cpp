@@ -69,6 +69,11 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		       "refusals without the kernel's")
 		->capture_default_str()
 		->group("Debug");
+	app.add_option("--debug-sysfs-root", o.sysfs_root,
+		       "debug: resolve the primary domain's keywords (CPU capacities, "
+		       "power profile) from DIR laid out as /sys, without D-Bus")
+		->type_name("DIR")
+		->group("Debug");
 
 	// The verbs are the protocol's requests (ctl_requests()) and raw.
 	std::vector<std::string> verbs;
@@ -109,6 +114,11 @@ CLI::App *add_options(CLI::App &app, Options &o, CtlCommand &ctl)
 		->configurable(false)
 		->group("");
 	return sub;
+}
+
+SysfsPaths domain_paths(const Options &opts)
+{
+	return opts.sysfs_root.empty() ? SysfsPaths{} : SysfsPaths::under(opts.sysfs_root);
 }
 
 Result<Options> parse_options(const std::vector<std::string> &args)

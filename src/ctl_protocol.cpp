@@ -35,13 +35,14 @@ json ctl_set(CtlBackend &backend, json args)
 		return ctl_error(EINVAL, "set: \"args\" must be an object of key: value");
 	// Validate everything, the domain included, before changing anything.
 	std::optional<std::vector<int>> dom;
+	std::string dom_spec;
 	if (args.contains("primary_domain")) {
 		const json &spec = args["primary_domain"];
 		if (!spec.is_string() && !spec.is_number_integer())
 			return ctl_error(EINVAL, "primary_domain: must be a mask, a CPU "
 						 "list or a keyword");
-		auto d = backend.check_domain(spec.is_string() ? spec.get<std::string>()
-							       : spec.dump());
+		dom_spec = spec.is_string() ? spec.get<std::string>() : spec.dump();
+		auto d = backend.check_domain(dom_spec);
 		if (!d)
 			return ctl_error(EINVAL, "primary_domain: " + d.error().msg);
 		dom = *d;
@@ -54,7 +55,7 @@ json ctl_set(CtlBackend &backend, json args)
 	if (!t)
 		return ctl_error(t.error().err, t.error().msg);
 	if (dom) {
-		if (auto r = backend.set_domain(*dom); !r)
+		if (auto r = backend.set_domain(*dom, dom_spec); !r)
 			return ctl_error(EIO, r.error().msg);
 	}
 	backend.set(*t);

@@ -57,7 +57,7 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 {
 	auto start = Clock::now();
 	SchedulerBackend backend(sched, topo, [] { return read_topology(); }, start,
-				 switches, domain_spec);
+				 switches, domain_spec, domain_paths(opts));
 	backend.set_saver([&opts](const burst_tunables &t, const std::string &spec)
 				  -> Result<std::string> {
 		if (auto r = save_config(opts.config_file, config_settings(t, spec)); !r)
@@ -72,6 +72,7 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 	auto next = start + std::chrono::duration_cast<Clock::duration>(interval);
 	StatsSample prev = sched.read_stats(true);
 	auto prev_at = start;
+	auto next_profile = start + SchedulerBackend::kProfilePeriod;
 
 	for (;;) {
 		fds.assign(1, pollfd{sig.fd(), POLLIN, 0});
@@ -104,6 +105,10 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 		ctl.serve(fds, backend);
 		if (sched.exited())
 			return Outcome::KernelExit;
+		if (Clock::now() >= next_profile) {
+			backend.follow_power_profile();
+			next_profile = Clock::now() + SchedulerBackend::kProfilePeriod;
+		}
 		if (opts.stats_interval_s > 0 && Clock::now() >= next) {
 			auto now = Clock::now();
 			StatsSample cur = sched.read_stats(true);
@@ -193,7 +198,7 @@ int run_daemon(const Options &opts)
 
 	// The domain asked for (option, then `ctl set`) is applied again at
 	// every reload to the CPUs online then.
-	return run_scheduler(env, cfg, opts.primary_domain, opts.ctl_socket);
+	return run_scheduler(env, cfg, opts.primary_domain, opts.ctl_socket, domain_paths(opts));
 }
 
 }  // namespace scx_burst

@@ -7,6 +7,7 @@
 
 #include "scx_burst/domain.hpp"
 #include "scx_burst/exit_code.hpp"
+#include "scx_burst/power_profile.hpp"
 #include "scx_burst/tunables.hpp"
 
 namespace scx_burst {
@@ -41,7 +42,7 @@ void log_exit(const ExitInfo &ei, bool error)
 }  // namespace
 
 int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
-		  const std::string &ctl_socket)
+		  const std::string &ctl_socket, const SysfsPaths &sys)
 {
 	for (bool first = true;; first = false) {
 		// hotplug_seq before the topology: a CPU that comes or goes
@@ -52,7 +53,7 @@ int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
 		if (!topo)
 			return fail_with(topo.error().msg);
 		// What the user asked for, applied to the CPUs online now.
-		auto dom = resolve_domain(domain_spec, *topo, {}, !first);
+		auto dom = resolve_domain(domain_spec, *topo, sys, !first);
 		if (!dom)
 			return fail_with(dom.error().msg);
 		auto sched = env.load(*topo, cfg);
@@ -102,9 +103,9 @@ int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
 
 SchedulerBackend::SchedulerBackend(SchedulerApi &sched, const Topology &topo,
 				   TopologyReader read_topology, Clock::time_point start,
-				   uint64_t &switches, std::string &domain_spec)
+				   uint64_t &switches, std::string &domain_spec, SysfsPaths sys)
 	: sched_(sched), topo_(topo), read_topology_(std::move(read_topology)),
-	  start_(start), switches_(switches), domain_spec_(domain_spec)
+	  start_(start), switches_(switches), domain_spec_(domain_spec), sys_(std::move(sys))
 {
 }
 
@@ -117,22 +118,64 @@ Result<std::vector<int>> SchedulerBackend::check_domain(const std::string &spec)
 {
 	// The CPUs online now, not at load: a hotplug may be under way.
 	auto now = read_topology_();
-	auto d = resolve_domain(spec, now ? *now : topo_);
+	auto d = resolve_domain(spec, now ? *now : topo_, sys_);
 	if (!d)
 		return std::unexpected(d.error());
 	return d->cpus;
 }
 
-Result<> SchedulerBackend::set_domain(const std::vector<int> &cpus)
+Result<> SchedulerBackend::move_domain(const std::vector<int> &cpus)
 {
-	auto r = sched_.set_domain(cpus);
-	if (r) {
-		// Kept for reloads as a mask: a one-CPU list such as "2" would
-		// read back as the mask 0x2.
-		domain_spec_ = cpus.empty() ? "all" : format_hex_mask(cpus);
-		spdlog::info("primary domain: {}", domain());
-	}
+	return sched_.set_domain(cpus);
+}
+
+Result<> SchedulerBackend::set_domain(const std::vector<int> &cpus, const std::string &spec)
+{
+	auto r = move_domain(cpus);
+	if (!r)
+		return r;
+	bool follow = follows_power_profile(spec);
+	// Kept for reloads as a mask: a one-CPU list such as "2" would
+	// read back as the mask 0x2.
+	domain_spec_ = follow ? "auto" : cpus.empty() ? "all" : format_hex_mask(cpus);
+	// Following starts afresh: the next profile read compares CPUs.
+	profile_domain_.clear();
+	spdlog::info("primary domain: {}{}", domain(),
+		     follow ? " (auto: follows the power profile)" : "");
 	return r;
+}
+
+bool SchedulerBackend::follow_power_profile()
+{
+	if (!follows_power_profile(domain_spec_)) {
+		profile_domain_.clear();
+		return false;
+	}
+	auto prof = read_power_profile(sys_);
+	std::string kw = prof ? profile_domain(prof->name) : "all";
+	if (kw == profile_domain_)
+		return false;
+	auto now = read_topology_();
+	auto d = resolve_domain(kw, now ? *now : topo_, sys_);
+	if (!d) {
+		spdlog::warn("power profile: {}; the primary domain stays {}", d.error().msg,
+			     domain());
+		return false;
+	}
+	profile_domain_ = kw;
+	std::string before = domain();
+	if (format_domain(d->cpus) == before)
+		return false;
+	if (auto r = move_domain(d->cpus); !r) {
+		spdlog::warn("power profile: {}; the primary domain stays {}", r.error().msg,
+			     before);
+		profile_domain_.clear();
+		return false;
+	}
+	spdlog::info("power profile '{}' ({}): primary domain {} -> {} ({})",
+		     prof ? prof->name : "none", prof ? prof->source : "no source", before,
+		     domain(), d->why);
+	return true;
 }
 
 bool reload_options(CtlBackend &backend, const Options &running, std::string &domain_spec)
@@ -163,6 +206,7 @@ bool reload_options(CtlBackend &backend, const Options &running, std::string &do
 		{"debug-error-after", next->debug_error_after_s != running.debug_error_after_s},
 		{"debug-compat", next->debug_compat != running.debug_compat},
 		{"debug-sched-ext-root", next->sched_ext_root != running.sched_ext_root},
+		{"debug-sysfs-root", next->sysfs_root != running.sysfs_root},
 	};
 	for (const auto &[name, changed] : at_start)
 		if (changed)

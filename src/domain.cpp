@@ -6,6 +6,7 @@
 #include <map>
 
 #include "scx_burst/intf.h"
+#include "scx_burst/power_profile.hpp"
 #include "scx_burst/sysfs.hpp"
 #include "scx_burst/text.hpp"
 
@@ -167,6 +168,10 @@ std::map<int, long> capacities(const Topology &topo, const SysfsPaths &p, std::s
 	return cap;
 }
 
+// performance: the CPUs of at least the average capacity; powersave: the
+// others, below it.  The two split the CPUs whenever capacities differ,
+// and with preferred-core boosting (two to four CPUs a little above the
+// rest of their kind) performance still means all the fast cores.
 Result<Domain> by_capacity(bool performance, const Topology &topo, const SysfsPaths &p)
 {
 	std::string src;
@@ -176,19 +181,22 @@ Result<Domain> by_capacity(bool performance, const Topology &topo, const SysfsPa
 		return Domain{{}, std::string(kw) + ": the system exposes no CPU capacity, "
 						    "using all CPUs"};
 	long lo = cap.begin()->second, hi = lo;
+	double sum = 0;
 	for (auto &[c, v] : cap) {
 		lo = std::min(lo, v);
 		hi = std::max(hi, v);
+		sum += v;
 	}
 	if (lo == hi)
 		return Domain{{}, std::string(kw) + ": all CPUs have the same capacity (" + src +
 					  "), using all CPUs"};
+	double avg = sum / cap.size();
 	Domain d;
 	for (auto &[c, v] : cap)
-		if (v == (performance ? hi : lo))
+		if ((v >= avg) == performance)
 			d.cpus.push_back(c);
-	d.why = std::string(kw) + ": the " + (performance ? "highest" : "lowest") +
-		"-capacity CPUs by " + src;
+	d.why = std::string(kw) + ": the CPUs " + (performance ? "of at least" : "below") +
+		" the average capacity by " + src;
 	return d;
 }
 
@@ -204,19 +212,17 @@ Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
 		return by_capacity(true, topo, paths);
 	if (kw == "powersave")
 		return by_capacity(false, topo, paths);
-	if (kw == "auto") {
-		std::string prof = read_line(paths.platform_profile);
-		if (prof.empty())
-			return Domain{{}, "auto: no platform power profile, using all CPUs"};
-		Result<Domain> d;
-		if (prof == "performance" || prof == "balanced-performance")
-			d = by_capacity(true, topo, paths);
-		else if (prof == "low-power" || prof == "quiet" || prof == "cool")
-			d = by_capacity(false, topo, paths);
-		else
-			return Domain{{}, "auto: platform profile '" + prof + "', using all CPUs"};
+	if (follows_power_profile(kw)) {
+		auto prof = read_power_profile(paths);
+		if (!prof)
+			return Domain{{}, "no power profile, using all CPUs"};
+		std::string to = profile_domain(prof->name);
+		std::string from = "power profile '" + prof->name + "' (" + prof->source + ")";
+		if (to == "all")
+			return Domain{{}, from + ", using all CPUs"};
+		auto d = by_capacity(to == "performance", topo, paths);
 		if (d)
-			d->why = "auto: platform profile '" + prof + "' -> " + d->why;
+			d->why = from + " -> " + d->why;
 		return d;
 	}
 

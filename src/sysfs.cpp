@@ -12,7 +12,7 @@ namespace scx_burst {
 SysfsPaths SysfsPaths::under(const std::filesystem::path &sys)
 {
 	return {sys / "kernel/sched_ext", sys / "devices/system/cpu", sys / "devices",
-		sys / "firmware/acpi/platform_profile"};
+		sys / "firmware/acpi/platform_profile", ""};
 }
 
 std::string read_line(const std::filesystem::path &path)

@@ -35,10 +35,11 @@ public:
 	virtual void set(const burst_tunables &t) = 0;
 	virtual nlohmann::json stats() = 0;
 	// The primary domain: current ("all" or a CPU list), validation of a
-	// new spec (mask, list or keyword), and the switch.
+	// new spec (mask, list or keyword), and the switch to the CPUs
+	// @spec resolved to (`auto` keeps following the power profile).
 	virtual std::string domain() = 0;
 	virtual Result<std::vector<int>> check_domain(const std::string &spec) = 0;
-	virtual Result<> set_domain(const std::vector<int> &cpus) = 0;
+	virtual Result<> set_domain(const std::vector<int> &cpus, const std::string &spec) = 0;
 	// `save`: writes the running settings to the daemon's config file;
 	// returns its path.
 	virtual Result<std::string> save() { return fail("save is not supported here"); }

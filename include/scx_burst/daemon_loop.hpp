@@ -12,6 +12,7 @@
 #include "ctl.hpp"
 #include "options.hpp"
 #include "scheduler.hpp"
+#include "sysfs.hpp"
 #include "topology.hpp"
 
 namespace scx_burst {
@@ -40,8 +41,10 @@ public:
 // kernel asks for a restart (CPU hotplug), with the settings changed at
 // runtime and the primary domain asked for.  Returns the exit status: 0
 // when the user stopped a healthy scheduler, 1 on any failure or ejection.
+// @sys: where keywords of the domain are resolved (capacities, power
+// profile).
 int run_scheduler(DaemonEnv &env, LoadConfig cfg, std::string domain_spec,
-		  const std::string &ctl_socket);
+		  const std::string &ctl_socket, const SysfsPaths &sys = {});
 
 // SIGHUP: the options the command line of @running gives now (the config
 // file read again, the command line over it) applied to the running
@@ -63,27 +66,43 @@ public:
 
 	// @read_topology: the CPUs online now (a request may come during a
 	// hotplug); @topo is used when that fails.  @switches counts policy
-	// switches, @domain_spec is what the user asked for.
+	// switches, @domain_spec is what the user asked for; @sys is where
+	// keywords are resolved.
 	SchedulerBackend(SchedulerApi &sched, const Topology &topo,
 			 TopologyReader read_topology, Clock::time_point start,
-			 uint64_t &switches, std::string &domain_spec);
+			 uint64_t &switches, std::string &domain_spec, SysfsPaths sys = {});
 
 	burst_tunables get() override;
 	void set(const burst_tunables &t) override;
 	nlohmann::json stats() override;
 	std::string domain() override;
 	Result<std::vector<int>> check_domain(const std::string &spec) override;
-	Result<> set_domain(const std::vector<int> &cpus) override;
+	// Keeps @spec when it is `auto`, else the CPUs as a mask.
+	Result<> set_domain(const std::vector<int> &cpus, const std::string &spec) override;
 	Result<std::string> save() override;
 	void set_saver(Saver saver) { saver_ = std::move(saver); }
 
+	// `--primary-domain auto` while running: reads the power profile
+	// again and, when it maps to another keyword than at the last call
+	// and that to other CPUs, moves the domain as `ctl set` does and
+	// logs one line.  Does nothing while the spec is not `auto`: a
+	// domain set explicitly wins until `ctl set primary_domain=auto`
+	// (or SIGHUP with auto in the file).  Returns whether it moved the
+	// domain.  The daemon calls it every kProfilePeriod.
+	bool follow_power_profile();
+	static constexpr std::chrono::seconds kProfilePeriod{1};
+
 private:
+	Result<> move_domain(const std::vector<int> &cpus);
+
 	SchedulerApi &sched_;
 	const Topology &topo_;
 	TopologyReader read_topology_;
 	Clock::time_point start_;
 	uint64_t &switches_;
 	std::string &domain_spec_;
+	SysfsPaths sys_;
+	std::string profile_domain_;	// keyword of the last profile read
 	Saver saver_;
 };
 

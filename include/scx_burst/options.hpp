@@ -36,6 +36,9 @@ struct Options {
 	double debug_error_after_s = 0;	// >0: BPF raises an error this late (tests)
 	std::string debug_compat;	// compat shims forced to their fallback
 	std::string sched_ext_root = SysfsPaths{}.sched_ext;	// tests: a fake one
+	// Tests: a fake /sys where domain keywords are resolved (capacities,
+	// power profile), with no D-Bus; empty: the system's.
+	std::string sysfs_root;
 	std::string config_file = kDefaultConfigFile;	// read if it exists
 	std::vector<std::string> args;	// the command line, for SIGHUP's re-read
 };
@@ -50,6 +53,10 @@ struct CtlCommand {
 // TOML file whose keys are the long option names; the command line
 // overrides it) and the ctl subcommand; returns the subcommand.
 CLI::App *add_options(CLI::App &app, Options &opts, CtlCommand &ctl);
+
+// Where the daemon resolves domain keywords: the system's, or the tree of
+// --debug-sysfs-root.
+SysfsPaths domain_paths(const Options &opts);
 
 // Parses @args (the command line without argv[0]) as main() does, the
 // config file included: what SIGHUP applies.  The error is CLI11's

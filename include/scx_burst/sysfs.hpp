@@ -10,15 +10,18 @@
 
 namespace scx_burst {
 
-// Every place in sysfs scx_burst reads.  Tests point it at a fake tree,
-// laid out as /sys is, with SysfsPaths::under(dir).
+// Every place in sysfs scx_burst reads, and the D-Bus system bus (where
+// power-profiles-daemon tells the power profile).  Tests point it at a
+// fake tree, laid out as /sys is, with SysfsPaths::under(dir).
 struct SysfsPaths {
 	std::filesystem::path sched_ext = "/sys/kernel/sched_ext";
-	std::filesystem::path cpu = "/sys/devices/system/cpu";
+	std::filesystem::path cpu = "/sys/devices/system/cpu";	// also cpufreq/policy*
 	std::filesystem::path devices = "/sys/devices";	// cpu_core/, cpu_atom/
 	std::filesystem::path platform_profile = "/sys/firmware/acpi/platform_profile";
+	std::string system_bus = "/run/dbus/system_bus_socket";	// empty: no bus
 
-	// The same layout with @sys in place of /sys.
+	// The same layout with @sys in place of /sys, and no bus: a fake tree
+	// is never overruled by the host's power-profiles-daemon.
 	static SysfsPaths under(const std::filesystem::path &sys);
 };
 

@@ -85,7 +85,8 @@ TEST_F(Config, EveryKeyReachesTheOptions)
 		       "ctl-socket = \"/tmp/x.sock\"\n"
 		       "debug-error-after = 2.5\n"
 		       "debug-compat = \"all\"\n"
-		       "debug-sched-ext-root = \"/tmp/scx\"\n");
+		       "debug-sched-ext-root = \"/tmp/scx\"\n"
+		       "debug-sysfs-root = \"/tmp/sys\"\n");
 	ASSERT_TRUE(o) << o.error().msg;
 	const auto &t = o->tunables;
 	EXPECT_EQ(t.policy, (uint64_t)BURST_POLICY_DEADLINE);
@@ -108,6 +109,7 @@ TEST_F(Config, EveryKeyReachesTheOptions)
 	EXPECT_DOUBLE_EQ(o->debug_error_after_s, 2.5);
 	EXPECT_EQ(o->debug_compat, "all");
 	EXPECT_EQ(o->sched_ext_root, "/tmp/scx");
+	EXPECT_EQ(o->sysfs_root, "/tmp/sys");
 	EXPECT_EQ(o->config_file, file_);
 }
 

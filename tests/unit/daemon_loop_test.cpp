@@ -3,9 +3,12 @@
 // a fake system: reloads on a restart request, exit status per exit kind,
 // settings kept across a reload, policy switches counted.
 #include <deque>
+#include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
+#include "scx_burst/ctl.hpp"
 #include "scx_burst/daemon_loop.hpp"
 #include "scx_burst/tunables.hpp"
 
@@ -62,8 +65,10 @@ struct FakeScheduler : SchedulerApi {
 	Result<> set_domain(const std::vector<int> &cpus) override
 	{
 		dom = cpus;
+		domain_sets++;
 		return {};
 	}
+	int domain_sets = 0;
 	const std::vector<int> &domain() const override { return dom; }
 	bool overflowing() const override { return false; }
 	StatsSample read_stats(bool) override
@@ -138,8 +143,9 @@ struct FakeEnv : DaemonEnv {
 					    SchedulerBackend::Clock::now(), switches, domain_spec);
 			auto cpus = be.check_domain(f.script.set_domain_spec);
 			EXPECT_TRUE(cpus);
-			if (cpus)
-				EXPECT_TRUE(be.set_domain(*cpus));
+			if (cpus) {
+				EXPECT_TRUE(be.set_domain(*cpus, f.script.set_domain_spec));
+			}
 		}
 		f.kind = f.script.exit_kind;
 		f.code = f.script.exit_code;
@@ -259,11 +265,11 @@ TEST(CtlBackendOfScheduler, CountsPolicySwitchesAndReportsTheDomain)
 	// Topology unreadable now: the one from load is used.
 	auto cpus = be.check_domain("1-1");
 	ASSERT_TRUE(cpus) << cpus.error().msg;
-	ASSERT_TRUE(be.set_domain(*cpus));
+	ASSERT_TRUE(be.set_domain(*cpus, "1-1"));
 	EXPECT_EQ(be.domain(), "1");
 	// Kept for the next reload, as a mask: "1" would read back as CPU 0.
 	EXPECT_EQ(spec, "0x2");
-	ASSERT_TRUE(be.set_domain({}));
+	ASSERT_TRUE(be.set_domain({}, "all"));
 	EXPECT_EQ(spec, "all");
 	EXPECT_FALSE(be.check_domain("0x4")) << "CPU 2 does not exist";
 
@@ -271,6 +277,111 @@ TEST(CtlBackendOfScheduler, CountsPolicySwitchesAndReportsTheDomain)
 	EXPECT_EQ(st["policy"], "deadline");
 	EXPECT_EQ(st["policy_switches"], 1);
 	EXPECT_EQ(st["cpus"].size(), 2u);
+}
+
+// --primary-domain auto while running, against a fake /sys where CPU 0 is
+// fast and CPU 1 slow.
+class ProfileFollowing : public testing::Test {
+protected:
+	void SetUp() override
+	{
+		root_ = std::filesystem::temp_directory_path() /
+			("scx_burst_follow_" + std::to_string(getpid()) + "_" +
+			 testing::UnitTest::GetInstance()->current_test_info()->name());
+		std::filesystem::remove_all(root_);
+		paths_ = SysfsPaths::under(root_);
+		put(paths_.cpu / "cpu0/cpu_capacity", "1024");
+		put(paths_.cpu / "cpu1/cpu_capacity", "512");
+		sched_.t = default_tunables();
+	}
+	void TearDown() override { std::filesystem::remove_all(root_); }
+	void put(const std::filesystem::path &p, const std::string &v)
+	{
+		std::filesystem::create_directories(p.parent_path());
+		std::ofstream(p) << v << "\n";
+	}
+	void profile(const std::string &v) { put(paths_.platform_profile, v); }
+	SchedulerBackend backend()
+	{
+		return SchedulerBackend(sched_, topo_, [] { return Result<Topology>(two_cpus()); },
+					SchedulerBackend::Clock::now(), switches_, spec_, paths_);
+	}
+
+	std::filesystem::path root_;
+	SysfsPaths paths_;
+	FakeScheduler sched_;
+	Topology topo_ = two_cpus();
+	uint64_t switches_ = 0;
+	std::string spec_ = "auto";
+};
+
+TEST_F(ProfileFollowing, ProfileChangesMoveTheDomainAndNoChangeMovesNothing)
+{
+	profile("performance");
+	sched_.dom = {0};	// as the load resolved it
+	auto be = backend();
+	EXPECT_FALSE(be.follow_power_profile()) << "the profile of the load";
+	EXPECT_FALSE(be.follow_power_profile());
+	EXPECT_EQ(sched_.domain_sets, 0);
+
+	profile("low-power");
+	EXPECT_TRUE(be.follow_power_profile());
+	EXPECT_EQ(sched_.dom, (std::vector<int>{1}));
+	EXPECT_EQ(sched_.domain_sets, 1);
+	EXPECT_FALSE(be.follow_power_profile());
+	profile("quiet");	// another name for the same domain
+	EXPECT_FALSE(be.follow_power_profile());
+	EXPECT_EQ(sched_.domain_sets, 1);
+
+	profile("balanced");
+	EXPECT_TRUE(be.follow_power_profile());
+	EXPECT_TRUE(sched_.dom.empty());
+
+	// No platform profile: the EPP of the cpufreq policies.
+	std::filesystem::remove(paths_.platform_profile);
+	put(paths_.cpu / "cpufreq/policy0/energy_performance_preference", "performance");
+	put(paths_.cpu / "cpufreq/policy1/energy_performance_preference", "performance");
+	EXPECT_TRUE(be.follow_power_profile());
+	EXPECT_EQ(sched_.dom, (std::vector<int>{0}));
+	put(paths_.cpu / "cpufreq/policy1/energy_performance_preference", "power");
+	EXPECT_TRUE(be.follow_power_profile()) << "mixed EPPs: all CPUs";
+	EXPECT_TRUE(sched_.dom.empty());
+	EXPECT_EQ(sched_.domain_sets, 4);
+	EXPECT_EQ(spec_, "auto") << "still following, for a reload too";
+}
+
+TEST_F(ProfileFollowing, AnExplicitDomainWinsUntilAutoIsSetAgain)
+{
+	profile("performance");
+	sched_.dom = {0};
+	auto be = backend();
+	auto r = ctl_set(be, {{"primary_domain", "all"}});
+	ASSERT_EQ(r["errno"], 0) << r.dump();
+	EXPECT_EQ(spec_, "all");
+	profile("low-power");
+	EXPECT_FALSE(be.follow_power_profile()) << "an explicit domain is not followed over";
+	EXPECT_TRUE(sched_.dom.empty());
+
+	r = ctl_set(be, {{"primary_domain", "auto"}});
+	ASSERT_EQ(r["errno"], 0) << r.dump();
+	EXPECT_EQ(spec_, "auto");
+	EXPECT_EQ(sched_.dom, (std::vector<int>{1})) << "resolved from the profile now";
+	int sets = sched_.domain_sets;
+	EXPECT_FALSE(be.follow_power_profile()) << "already there";
+	profile("performance");
+	EXPECT_TRUE(be.follow_power_profile());
+	EXPECT_EQ(sched_.dom, (std::vector<int>{0}));
+	EXPECT_EQ(sched_.domain_sets, sets + 1);
+}
+
+TEST_F(ProfileFollowing, TheLoadResolvesAutoFromTheSameSources)
+{
+	profile("low-power");
+	FakeEnv env;
+	env.scripts.push_back({.outcome = Outcome::UserStop, .exit_kind = kUnreg});
+	EXPECT_EQ(run_scheduler(env, base_config(), "auto", "/x.sock", paths_), 0);
+	ASSERT_EQ(env.domains.size(), 1u);
+	EXPECT_EQ(env.domains[0], (std::vector<int>{1}));
 }
 
 }  // namespace

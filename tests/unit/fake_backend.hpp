@@ -33,20 +33,22 @@ public:
 		Topology topo;
 		topo.nr_cpu_ids = 4;
 		topo.online = {0, 1, 2, 3};
-		auto d = resolve_domain(spec, topo);
+		auto d = resolve_domain(spec, topo, SysfsPaths::under("/nonexistent"));
 		if (!d)
 			return std::unexpected(d.error());
 		return d->cpus;
 	}
-	Result<> set_domain(const std::vector<int> &cpus) override
+	Result<> set_domain(const std::vector<int> &cpus, const std::string &s) override
 	{
 		dom = cpus;
+		dom_spec = s;
 		sets++;
 		return {};
 	}
 
 	burst_tunables t;
 	std::vector<int> dom;
+	std::string dom_spec;	// as the last set asked
 	int sets = 0;
 };
 

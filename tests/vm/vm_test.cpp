@@ -1096,6 +1096,67 @@ TEST_P(Vm, Compat)
 	EXPECT_EQ(r.one("RC"), "0") << r.joined("ERR");
 }
 
+// The service behaviour (tests/vm/scenarios/service.sh): the config file,
+// SIGHUP without a reload, `ctl save` across a restart, no stats on a
+// non-terminal stdout, and --primary-domain auto following a fake
+// platform profile (the VM's CPUs are all equal: a fake /sys gives CPUs 0-1
+// the higher capacity).
+TEST_P(Vm, Service)
+{
+	VmRun r = boot(GetParam(), "service", 4, 240);
+	ASSERT_EQ(r.rc, 0) << r.tail(60);
+	// The installed unit's command lines with the shipped config file:
+	// it starts with the defaults (every key of the file is commented
+	// out), ExecReload re-reads the file without reloading the BPF
+	// program, SIGTERM stops it with exit 0 and sched_ext disabled, and
+	// nothing reaches stdout.
+	EXPECT_TRUE(contains(r.one("UNIT_LINES"), "/sbin/scx_burst | /bin/kill -HUP $MAINPID | /"))
+		<< r.one("UNIT_LINES");
+	EXPECT_EQ(r.one("UNIT_RUN"), "enabled burst 5000 all") << r.joined("UNIT_ERR");
+	auto reload = words(r.one("UNIT_RELOAD"));
+	ASSERT_EQ(reload.size(), 3u) << r.joined("UNIT_ERR");
+	EXPECT_EQ(reload[0], "0") << "ExecReload did not re-read the file: " << r.joined("UNIT_ERR");
+	EXPECT_EQ(reload[1], reload[2]) << "ExecReload reloaded the BPF program";
+	EXPECT_EQ(r.one("UNIT_STOP"), "0 disabled 0") << r.joined("UNIT_ERR");
+
+	EXPECT_EQ(r.one("CFG"), "3000 0-1 burst") << r.joined("ERR1");
+	EXPECT_EQ(r.one("HUP"), "4500 2-3 deadline") << r.joined("ERR1");
+	EXPECT_EQ(r.one("HUP_STATS"), "deadline 2-3");
+	auto seq = words(r.one("HUP_SEQ"));
+	ASSERT_EQ(seq.size(), 2u);
+	EXPECT_EQ(seq[0], seq[1]) << "SIGHUP reloaded the BPF program";
+	EXPECT_EQ(r.one("SET_RC"), "0");
+	EXPECT_EQ(r.one("SAVE_RC"), "0");
+	std::string saved = r.joined("SAVED");
+	EXPECT_TRUE(contains(saved, "slice-us = 2500\n")) << saved;
+	EXPECT_TRUE(contains(saved, "primary-domain = \"auto\"\n")) << saved;
+	EXPECT_TRUE(contains(saved, "# scx_burst settings (test)")) << "comments kept: " << saved;
+	EXPECT_EQ(r.one("RC1"), "0") << r.joined("ERR1");
+	EXPECT_GE(std::atoi(r.one("SILENT_S").c_str()), 4) << "the daemon ran too briefly to tell";
+	EXPECT_EQ(r.one("OUT_BYTES"), "0") << "stats printed per interval:\n" << r.joined("OUT");
+
+	EXPECT_EQ(r.one("RESTART"), "2500 0-1 deadline") << r.joined("ERR2");
+	auto autos = r.all("AUTO");
+	ASSERT_EQ(autos.size(), 3u) << r.joined("ERR2");
+	EXPECT_EQ(autos[0], "low-power 0 2-3 2-3");
+	EXPECT_EQ(autos[1], "balanced 0 all all");
+	EXPECT_EQ(autos[2], "performance 0 0-1 0-1");
+	EXPECT_EQ(r.one("EXPLICIT"), "2-3") << "an explicit domain was followed over";
+	EXPECT_EQ(r.one("AUTO_AGAIN"), "0 all");
+	seq = words(r.one("AUTO_SEQ"));
+	ASSERT_EQ(seq.size(), 2u);
+	EXPECT_EQ(seq[0], seq[1]) << "following the profile reloaded the BPF program";
+	std::string err2 = r.joined("ERR2");
+	EXPECT_TRUE(contains(err2, "primary domain auto: power profile 'performance' "
+				   "(platform_profile) -> performance"))
+		<< err2;
+	EXPECT_TRUE(contains(err2, "power profile 'low-power' (platform_profile): primary domain "
+				   "0-1 -> 2-3"))
+		<< err2;
+	EXPECT_EQ(r.one("RC2"), "0") << err2;
+	EXPECT_EQ(r.one("OUT2_BYTES"), "0");
+}
+
 std::string hex_mask(const std::vector<int> &cpus)
 {
 	uint64_t m = 0;

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scx_burst/power_profile.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string_view>
+#include <vector>
+
+#include "scx_burst/dbus.hpp"
+#include "scx_burst/text.hpp"
+
+namespace scx_burst {
+namespace {
+
+// Profile name -> domain keyword, for every source's names:
+// power-profiles-daemon (power-saver, balanced, performance), the ACPI
+// platform profile (low-power, cool, quiet, balanced,
+// balanced-performance, performance, custom) and the EPP (default,
+// performance, balance_performance, balance_power, power).  A name not
+// here is "all".
+struct ProfileMapping {
+	std::string_view name;
+	const char *domain;
+};
+constexpr ProfileMapping kProfileDomains[] = {
+	{"performance", "performance"},
+	{"power-saver", "powersave"},
+	{"low-power", "powersave"},
+	{"quiet", "powersave"},
+	{"cool", "powersave"},
+	{"power", "powersave"},
+};
+
+// power-profiles-daemon under its name since 0.20, then the older one.
+const std::vector<DbusProperty> kDaemonProfile = {
+	{"org.freedesktop.UPower.PowerProfiles", "/org/freedesktop/UPower/PowerProfiles",
+	 "org.freedesktop.UPower.PowerProfiles", "ActiveProfile"},
+	{"net.hadess.PowerProfiles", "/net/hadess/PowerProfiles", "net.hadess.PowerProfiles",
+	 "ActiveProfile"},
+};
+
+// The EPP of every cpufreq policy; when they differ, "mixed (a, b)".
+std::string read_epp(const std::filesystem::path &cpu)
+{
+	std::error_code ec;
+	std::vector<std::pair<long, std::string>> found;
+	for (const auto &e : std::filesystem::directory_iterator(cpu / "cpufreq", ec)) {
+		std::string n = e.path().filename().string();
+		if (!n.starts_with("policy"))
+			continue;
+		std::string v = trim(read_line(e.path() / "energy_performance_preference"));
+		if (!v.empty())
+			found.emplace_back(std::atol(n.c_str() + 6), v);
+	}
+	std::sort(found.begin(), found.end());
+	std::set<std::string> seen;
+	std::string all;
+	for (const auto &[n, v] : found)
+		if (seen.insert(v).second)
+			all += (all.empty() ? "" : ", ") + v;
+	return seen.size() > 1 ? "mixed (" + all + ")" : all;
+}
+
+}  // namespace
+
+std::optional<PowerProfile> read_power_profile(const SysfsPaths &paths)
+{
+	if (!paths.system_bus.empty()) {
+		auto p = dbus_get_string_property(paths.system_bus, kDaemonProfile,
+						  kProfileBusTimeout);
+		if (p && !p->empty())
+			return PowerProfile{*p, "power-profiles-daemon"};
+	}
+	if (std::string p = trim(read_line(paths.platform_profile)); !p.empty())
+		return PowerProfile{p, "platform_profile"};
+	if (std::string p = read_epp(paths.cpu); !p.empty())
+		return PowerProfile{p, "EPP"};
+	return std::nullopt;
+}
+
+const char *profile_domain(const std::string &name)
+{
+	for (const auto &m : kProfileDomains)
+		if (m.name == name)
+			return m.domain;
+	return "all";
+}
+
+bool follows_power_profile(const std::string &spec)
+{
+	std::string s = lowercase(spec);
+	std::erase_if(s, [](unsigned char c) { return std::isspace(c); });
+	return s == "auto";
+}
+
+}  // namespace scx_burst
