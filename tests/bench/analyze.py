@@ -1286,9 +1286,9 @@ def trace_line(entry):
     lost = entry.get("lost_events")
     return (
         "`%s`, %.2f s recorded (from %s to %s), %s events, %s; CPUs busy %s; "
-        "**idle while work waited %s ms** (%s of the time); wakeup latency p50 %s ms, "
-        "p99 %s ms, max %s ms over %s wakeups (all tasks); %s %s threads: %s wakeups, "
-        "worst p99 %s ms" % (
+        "**idle while work waited %s ms** (%s of the time); wakeup latency p50 %s, "
+        "p99 %s, max %s over %s wakeups (all tasks); %s %s threads: %s wakeups, "
+        "worst p99 %s" % (
             text(entry.get("scheduler")), entry["seconds"],
             seconds_against(entry.get("start_s"), "the window opened"),
             seconds_against(entry.get("end_s"), "it closed"),
@@ -1297,10 +1297,17 @@ def trace_line(entry):
             number_or_dash(entry.get("busy_pct"), "%.1f %%"),
             number_or_dash(entry.get("idle_waited_ms"), "%.1f"),
             number_or_dash(entry.get("idle_waited_pct"), "%.1f %%"),
-            ms_text(entry.get("latency_p50_us")), ms_text(entry.get("latency_p99_us")),
-            ms_text(entry.get("latency_max_us")), number_or_dash(entry.get("wakeups"), "%.0f"),
+            latency_text(entry.get("latency_p50_us")), latency_text(entry.get("latency_p99_us")),
+            latency_text(entry.get("latency_max_us")), number_or_dash(entry.get("wakeups"), "%.0f"),
             number_or_dash(entry.get("comm_threads"), "%d"), text(entry.get("comm")),
-            number_or_dash(entry.get("comm_wakeups"), "%.0f"), ms_text(entry.get("comm_p99_us_max"))))
+            number_or_dash(entry.get("comm_wakeups"), "%.0f"), latency_text(entry.get("comm_p99_us_max"))))
+
+
+def latency_text(value):
+    """A wakeup latency in us: in us below 1 ms, else in ms."""
+    if not is_number(value):
+        return "–"
+    return "%.0f us" % value if value < 1000 else "%.1f ms" % (value / 1000)
 
 
 def report_trace(kernel, name, lines, plot_dir):
@@ -1314,9 +1321,9 @@ def report_trace(kernel, name, lines, plot_dir):
     lines += [
         "`scx_burst trace --duration %s --ringbuf-kb %s --comm cyclictest` during repeat %s of"
         % (text(trace.get("seconds")), text(trace.get("ringbuf_kb")), text(trace.get("rep"))),
-        "every scheduler ([docs/trace.md](trace.md)): started once every hog ran, with the",
-        "window opened as soon as it recorded, so that loading the tracer is not in the window",
-        "(making the pictures after the recording is, as one more task among the hogs).",
+        "every scheduler ([trace.md](trace.md)): started once every hog ran, with the window",
+        "opened as soon as it recorded, so that loading the tracer is not in the window; its",
+        "work after the recording (detaching, making the pictures) is, as one more task.",
         "*Which task ran*: a row per CPU, a colour per task (by burst score under scx_burst);",
         "*running / waiting*: running tasks blue, waiting ones orange, red behind them where",
         "a CPU was idle while a task waited; *wakeup latency*: the share of each cyclictest",

@@ -168,7 +168,7 @@ class TraceSectionTest(unittest.TestCase):
         self.assertIn("**3 lost events**", line)
         self.assertIn("from 0.10 s before the window opened to 1.10 s before it closed", line)
         self.assertIn("**idle while work waited 150.0 ms** (7.5 % of the time)", line)
-        self.assertIn("wakeup latency p50 0.0 ms, p99 1.5 ms", line)
+        self.assertIn("wakeup latency p50 3 us, p99 1.5 ms, max 2.0 ms over 400 wakeups", line)
         # quick-sid misses target 1 with deadline: the row points to its picture
         target = next(line for line in report if line.startswith("| 1 |"))
         self.assertIn("what the CPUs did: [running / waiting](benchmarks/trace/sid-deadline-running_waiting.svg)",

@@ -160,24 +160,32 @@ ctr_delta() {
 
 # --- 1a. a trace of one latency window -------------------------------------
 # `scx_burst trace` of repeat trace_rep of every scheduler, started once the
-# hogs run and recording (trace_s seconds) before the window opens, so that
-# loading and attaching it are not in the window.  The host reads the
-# record, the pictures and summary.json (tests/bench/analyze.py).
+# hogs run (loading and attaching it take tens of seconds under them); the
+# window opens as soon as it records, so that its trace_s seconds lie at the
+# start of the window.  The host reads the record, the pictures and
+# summary.json (tests/bench/analyze.py).
 tpid=''
-# trace_begin: start the tracer; 0 once it records (its first progress line)
+# trace_begin: start the tracer; 0 once it records (its first progress
+# line), with the window's marks in _m0 and _t0 taken right then by a
+# SCHED_FIFO poller (as window() in lib.sh measures: the hogs cannot delay it)
 trace_begin() {
-	rm -rf /tmp/trace
+	rm -rf /tmp/trace /tmp/trace.err
 	scx_burst trace --duration "$trace_s" --ringbuf-kb "$trace_kb" --comm cyclictest \
 		--out /tmp/trace > /tmp/trace.out 2> /tmp/trace.err &
 	tpid=$!
-	_i=0
-	while [ $_i -lt 600 ]; do
-		grep -q '^recording' /tmp/trace.err && return 0
-		kill -0 "$tpid" 2>/dev/null || return 1
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
+	chrt -f 10 sh -c 'i=0
+		while [ $i -lt 1200 ]; do
+			if grep -q "^recording" /tmp/trace.err 2>/dev/null; then
+				stat -c %s /tmp/cyc.out
+				"$2" now
+				exit 0
+			fi
+			kill -0 "$1" 2>/dev/null || exit 1
+			sleep 0.05
+			i=$((i + 1))
+		done
+		exit 1' sh "$tpid" "$P" > /tmp/trace.mark || return 1
+	{ read -r _m0; read -r _t0; } < /tmp/trace.mark
 }
 # trace_recorded: until the tracer's last progress line (elapsed >=
 # duration: the recording ended) or its exit
@@ -225,17 +233,19 @@ lat_run() {
 	_h=$!
 	wait_runnable "$hogs" 120
 	sleep 1
-	_tr=0
-	if [ "$trace_s" != 0 ] && [ "$2" = "$trace_rep" ]; then
-		trace_begin && _tr=1 || _tr=-1
-	fi
 	totals /tmp/ctr0
 	# window marks are byte offsets (counting lines would take seconds
 	# under this load and the file keeps growing); -u: cyclictest writes
 	# every sample when its main thread next runs, so a mark lags the
 	# samples by at most that thread's wakeup latency
-	_m0=$(stat -c %s /tmp/cyc.out)
-	_t0=$(now)
+	_tr=0
+	if [ "$trace_s" != 0 ] && [ "$2" = "$trace_rep" ]; then
+		trace_begin && _tr=1 || _tr=-1
+	fi
+	if [ "$_tr" != 1 ]; then
+		_m0=$(stat -c %s /tmp/cyc.out)
+		_t0=$(now)
+	fi
 	sleep "$lat_s"
 	_m1=$(stat -c %s /tmp/cyc.out)
 	_t1=$(now)
