@@ -49,11 +49,11 @@ def assert_same_results(test, actual, expected, path="results"):
 class FixtureTest(unittest.TestCase):
     """The analyzer against what the awk pipeline made of the same logs."""
 
-    def run_fixture(self, name):
+    def run_fixture(self, name, pictures=None):
         fixture = os.path.join(FIXTURES, name)
         plots = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, plots)
-        results = analyze.analyze(fixture, HOST_CPUS, QEMU_VERSION, plots)
+        results = analyze.analyze(fixture, HOST_CPUS, QEMU_VERSION, plots, pictures)
         # what is written is what is read back
         results = json.loads(json.dumps(results))
         with open(os.path.join(fixture, "expected", "results.json"), encoding="utf-8") as handle:
@@ -80,6 +80,27 @@ class FixtureTest(unittest.TestCase):
         results = self.run_fixture("quick-sid")
         self.assertEqual(results["meta"]["suites"], ["sid"])
         self.assertTrue(results["kernels"]["sid"]["complete"])
+
+    def test_quick_run_with_a_traced_window(self):
+        pictures = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, pictures)
+        results = self.run_fixture("quick-trace", pictures)
+        trace = results["kernels"]["sid"]["trace"]
+        self.assertEqual((trace["seconds"], trace["rep"], trace["ringbuf_kb"]), (2, 1, 16384))
+        for sched in analyze.SCHEDULERS:
+            self.assertEqual(trace[sched]["rc"], 0, sched)
+            self.assertEqual(trace[sched]["lost_events"], 0, sched)
+            self.assertEqual(trace[sched]["pictures"], ["cpus", "running_waiting", "latency"], sched)
+            for picture in trace[sched]["pictures"]:
+                with open(os.path.join(pictures, "sid-%s-%s.svg" % (sched, picture)), encoding="utf-8") as handle:
+                    svg = handle.read()
+                self.assertTrue(svg.lstrip().startswith(("<svg", "<?xml")), (sched, picture))
+                self.assertTrue(svg.rstrip().endswith("</svg>"), (sched, picture))
+            with open(os.path.join(pictures, "sid-%s-summary.json" % sched), encoding="utf-8") as handle:
+                summary = json.load(handle)
+            self.assertEqual(summary["lost_events"], trace[sched]["lost_events"])
+        self.assertEqual(trace["eevdf"]["scheduler"], "EEVDF")
+        self.assertTrue(trace["burst"]["scheduler"].startswith("burst_"))
 
     def test_two_kernels_with_errors_and_a_timed_out_boot(self):
         results = self.run_fixture("two-kernels")
@@ -340,6 +361,8 @@ class BadInputTest(unittest.TestCase):
         self.assertIn("meta.suites: no kernel", problems)
 
     def test_check_exit_status(self):
+        good = os.path.join(FIXTURES, "quick-trace", "expected", "results.json")
+        self.assertEqual(self.run_analyzer("check", good), (0, "", ""))
         # quick-sid was run before bench.sh traced a window: that is all it lacks
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "quick-sid", "expected", "results.json"))
