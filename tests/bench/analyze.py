@@ -17,8 +17,8 @@ date.txt, quick.txt, wall_s.txt, command.txt, qemu-settings.txt and
 (optional) qemu-cmdline.txt.  --plot-data writes the gnuplot inputs
 (lat-*.dat, tp-*.dat); --pictures the pictures and summary.json of the
 traced latency windows ("@@BTRACE SCHED FILE base64-of-gzip" lines), as
-SUITE-SCHED-PICTURE.svg and SUITE-SCHED-summary.json.  check prints one line per missing result on stderr
-and exits 1 if anything is missing.  A log that is not a benchmark log or
+SUITE-SCHED-PICTURE.svg and SUITE-SCHED-summary.json.  check prints one
+line per missing result on stderr and exits 1 if anything is missing.  A log that is not a benchmark log or
 has a malformed record is an error: one line on stderr, exit 2.
 
 Python 3 standard library only.  Every number in results.json is rounded
@@ -1287,7 +1287,7 @@ def trace_line(entry):
     return (
         "`%s`, %.2f s recorded (from %s to %s), %s events, %s; CPUs busy %s; "
         "**idle while work waited %s ms** (%s of the time); wakeup latency p50 %s, "
-        "p99 %s, max %s over %s wakeups (all tasks); %s %s threads: %s wakeups, "
+        "p99 %s, max %s over %s wakeups (all tasks); %s %s threads woke: %s wakeups, "
         "worst p99 %s" % (
             text(entry.get("scheduler")), entry["seconds"],
             seconds_against(entry.get("start_s"), "the window opened"),
