@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates the benchmark report in docs/ (docs/benchmarks.md and the
-# plots in docs/benchmarks/): the one tool that writes those files on
-# purpose.  It runs the full benchmark (tests/bench/run-bench.sh, about 15
-# minutes) into build/bench, or with --reanalyze redoes the report from the
-# logs already there, and copies the report into docs/ only when every boot
-# and every section is complete.  Review and commit the result.
+# Regenerates the benchmark report in docs/ (docs/benchmarks.md, the plots
+# in docs/benchmarks/ and the trace pictures in docs/benchmarks/trace/):
+# the one tool that writes those files on purpose.  It runs the full
+# benchmark (tests/bench/run-bench.sh, about 15 minutes) into build/bench,
+# or with --reanalyze redoes the report from the logs already there, and
+# copies the report into docs/ only when every boot and every section is
+# complete.  Review and commit the result.
 #
 #   scripts/update-benchmark-docs.sh [--reanalyze] [--suites "SUITE..."]
 set -euo pipefail
@@ -22,5 +23,7 @@ out=$top/build/bench
 rm -rf "$top/docs/benchmarks"
 mkdir -p "$top/docs/benchmarks"
 cp "$out"/benchmarks/*.svg "$top/docs/benchmarks/"
+mkdir -p "$top/docs/benchmarks/trace"
+cp "$out"/benchmarks/trace/*.svg "$top/docs/benchmarks/trace/"
 cp "$out/benchmarks.md" "$top/docs/benchmarks.md"
 log "regenerated docs/benchmarks.md and docs/benchmarks/ from $out"

@@ -7,7 +7,7 @@ tests/bench/run-bench.sh saves each boot's console log.  This program
 computes every statistic from those logs:
 
   analyze.py analyze RUN_DIR --host-cpus N --qemu-version TEXT \\
-                     [--plot-data DIR] > results.json
+                     [--plot-data DIR] [--pictures DIR] > results.json
   analyze.py report results.json [--plot-dir benchmarks] > benchmarks.md
   analyze.py check results.json
 
@@ -15,8 +15,10 @@ RUN_DIR is run-bench.sh's results directory: boots.txt ("suite release boot
 vcpus status wall_s" per boot), logs/SUITE-BOOT.log and the one-line files
 date.txt, quick.txt, wall_s.txt, command.txt, qemu-settings.txt and
 (optional) qemu-cmdline.txt.  --plot-data writes the gnuplot inputs
-(lat-*.dat, tp-*.dat).  check prints one line per missing result on stderr
-and exits 1 if anything is missing.  A log that is not a benchmark log or
+(lat-*.dat, tp-*.dat); --pictures the pictures and summary.json of the
+traced latency windows ("@@BTRACE SCHED FILE base64-of-gzip" lines), as
+SUITE-SCHED-PICTURE.svg and SUITE-SCHED-summary.json.  check prints one
+line per missing result on stderr and exits 1 if anything is missing.  A log that is not a benchmark log or
 has a malformed record is an error: one line on stderr, exit 2.
 
 Python 3 standard library only.  Every number in results.json is rounded
@@ -24,6 +26,9 @@ to 6 significant digits, as the report shows them.
 """
 
 import argparse
+import base64
+import binascii
+import gzip
 import json
 import math
 import os
@@ -41,6 +46,14 @@ MAX_STDERR_LINES = 20
 NO_DOMAIN_GAP = ("scx_burst has no --primary-domain option yet (checked with --help in the VM); "
                  "experiment 3 not run")
 OVERHEAD_LOADS = "light: 1 spinning hog; medium: 3 x nCPU; heavy: 12 x nCPU"
+# what `scx_burst trace` writes (docs/trace.md) and bench.sh sends back:
+# picture name -> (file, what the report calls it)
+TRACE_PICTURES = {"cpus": ("cpus.svg", "which task ran on each CPU"),
+                  "running_waiting": ("running_waiting.svg", "running / waiting tasks"),
+                  "latency": ("latency.svg", "wakeup latency of the cyclictest threads")}
+TRACE_FILES = tuple(name for name, _ in TRACE_PICTURES.values()) + ("summary.json",)
+# tracer stderr lines kept per scheduler
+MAX_TRACE_STDERR_LINES = 10
 
 NUMBER_RE = re.compile(r"^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$")
 
@@ -258,6 +271,9 @@ class Suite:
         self.error_exits = 0
         self.dmesg = {}               # message -> count
         self.daemon_stderr = []
+        self.traces = {}              # sched -> trace record
+        self.trace_files = {}         # (sched, file) -> (first line's place, [base64 lines])
+        self.trace_stderr = {}        # sched -> [tracer stderr lines]
 
     def add_record(self, boot, smp, kind, fields, where):
         handler = getattr(self, "record_" + kind, None)
@@ -364,6 +380,39 @@ class Suite:
     def record_scx_error(self, boot, smp, fields, where):
         self.error_exits += 1
 
+    def record_trace(self, boot, smp, fields, where):
+        require(fields, ("sched", "rep", "rc", "started", "win_t0_ns", "win_t1_ns"), where)
+        if boot == "main":
+            self.traces[fields["sched"]] = fields
+
+    def add_trace_line(self, text, where):
+        """One "@@BTRACE SCHED FILE DATA" line: a base64 line of a gzipped
+        file, or a line of the tracer's stderr (FILE "stderr")."""
+        words = text.split(" ", 2)
+        if len(words) < 2 or (words[1] != "stderr" and (len(words) < 3 or not words[2])):
+            raise BenchError("%s: expected '@@BTRACE SCHED FILE DATA' (truncated log?)" % where)
+        sched, name, data = (words + [""])[:3]
+        if name == "stderr":
+            kept = self.trace_stderr.setdefault(sched, [])
+            if len(kept) < MAX_TRACE_STDERR_LINES:
+                kept.append(data.replace("\t", " "))
+            return
+        if name not in TRACE_FILES:
+            raise BenchError("%s: unknown trace file '%s'" % (where, name))
+        self.trace_files.setdefault((sched, name), (where, []))[1].append(data)
+
+    def trace_file(self, sched, name):
+        """The bytes of a file the tracer made, None if it was not sent."""
+        entry = self.trace_files.get((sched, name))
+        if entry is None:
+            return None
+        where, chunks = entry
+        try:
+            return gzip.decompress(base64.b64decode("".join(chunks), validate=True))
+        except (binascii.Error, OSError, EOFError, ValueError) as error:
+            raise BenchError("%s: trace file %s of %s is not gzip in base64 (truncated log?): %s"
+                             % (where, name, sched, error))
+
     def add_histogram(self, boot, words, where):
         if not words:
             raise BenchError("%s: histogram chunk without an id" % where)
@@ -398,6 +447,10 @@ def read_log(suite, boot, path):
         where = "%s:%d" % (path, number)
         if line.startswith("@@BDMESG "):
             suite.add_dmesg(line[len("@@BDMESG "):], where)
+            continue
+        if line.startswith("@@BTRACE "):
+            if boot["boot"] == "main":
+                suite.add_trace_line(line[len("@@BTRACE "):], where)
             continue
         if line.startswith("@@BERR "):
             if len(suite.daemon_stderr) < MAX_STDERR_LINES:
@@ -847,13 +900,97 @@ def target_results(suite, latency, throughput, domain, worst, vcpu_range, cost):
     return results
 
 
-def suite_results(suite, plot_data):
+def trace_summary(suite, sched, record):
+    """The numbers of one traced window: summary.json's totals, and where
+    the recording lay against the latency window."""
+    raw = suite.trace_file(sched, "summary.json")
+    if raw is None:
+        return {}
+    try:
+        summary = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise BenchError("trace summary.json of %s (%s kernel) is not JSON: %s" % (sched, suite.name, error))
+    totals = summary.get("totals") or {}
+    latency = totals.get("latency_ns") or {}
+    duration = summary.get("duration_ns")
+    busy = totals.get("busy_ns")
+    cpus = totals.get("cpus_online")
+    threads = [task for task in summary.get("tasks") or [] if (task.get("latency_ns") or {}).get("count")]
+
+    def ns_to(value, divisor):
+        return round6(value / divisor) if is_number(value) else None
+
+    def since(value, base):
+        return round6((value - base) / 1e9) if is_number(value) and is_number(base) else None
+
+    return {
+        "scheduler": str(summary.get("scheduler", "")),
+        "seconds": ns_to(duration, 1e9),
+        "start_s": since(summary.get("start_ns"), record["win_t0_ns"]),
+        "end_s": since(summary.get("end_ns"), record["win_t1_ns"]),
+        "events": round6(summary.get("nr_events")),
+        "lost_events": round6(summary.get("lost_events")),
+        "busy_pct": round6(percent(busy, duration * cpus) if is_number(duration) and is_number(cpus) else None),
+        "idle_waited_ms": ns_to(totals.get("idle_waited_ns"), 1e6),
+        "idle_waited_pct": round6(percent(totals.get("idle_waited_ns"), duration)),
+        "wait_ms": ns_to(totals.get("wait_ns"), 1e6),
+        "wakeups": round6(totals.get("wakeups")),
+        "latency_p50_us": ns_to(latency.get("p50"), 1e3),
+        "latency_p99_us": ns_to(latency.get("p99"), 1e3),
+        "latency_max_us": ns_to(latency.get("max"), 1e3),
+        "comm_threads": len(threads),
+        "comm_wakeups": sum(task["latency_ns"]["count"] for task in threads),
+        "comm_p99_us_max": ns_to(max((task["latency_ns"].get("p99") for task in threads
+                                      if is_number(task["latency_ns"].get("p99"))), default=None), 1e3),
+    }
+
+
+def trace_results(suite, pictures):
+    """Experiment 1's traced window; writes the pictures and summary.json
+    of every scheduler into the pictures directory (if given).  Nothing
+    when the boot traced no window."""
+    if not suite.traces:
+        return {}
+    params = suite.params
+    results = {"seconds": round6(params.get("trace_s")), "rep": round6(params.get("trace_rep")),
+               "ringbuf_kb": round6(params.get("trace_kb"))}
+    for sched in SCHEDULERS:
+        record = suite.traces.get(sched)
+        if record is None:
+            continue
+        entry = {"rc": record["rc"], "started": record["started"] == 1, "comm": str(record.get("comm", ""))}
+        entry.update(trace_summary(suite, sched, record))
+        entry["pictures"] = []
+        for picture, (name, _) in TRACE_PICTURES.items():
+            data = suite.trace_file(sched, name)
+            if data is None:
+                continue
+            entry["pictures"].append(picture)
+            if pictures:
+                with open(os.path.join(pictures, trace_picture(suite.name, sched, picture)), "wb") as out:
+                    out.write(data)
+        if pictures and (sched, "summary.json") in suite.trace_files:
+            with open(os.path.join(pictures, "%s-%s-summary.json" % (suite.name, sched)), "wb") as out:
+                out.write(suite.trace_file(sched, "summary.json"))
+        if suite.trace_stderr.get(sched):
+            entry["stderr"] = list(suite.trace_stderr[sched])
+        results[sched] = entry
+    return results
+
+
+def trace_picture(suite, sched, picture):
+    """The file name of a trace picture in the pictures directory."""
+    return "%s-%s-%s.svg" % (suite, sched, picture)
+
+
+def suite_results(suite, plot_data, pictures=None):
     latency_medians, throughput_medians, domain_medians, worst = {}, {}, {}, {}
     results = {"release": suite.release, "vcpus": round6(suite.main_smp),
                "boots": suite.boots,
                "complete": all(boot["rc"] == 0 and boot["complete"] for boot in suite.boots)}
     results["stall_floor"] = stall_floor_results(suite, plot_data)
     results["latency"] = latency_results(suite, plot_data, latency_medians)
+    results["trace"] = trace_results(suite, pictures)
     results["throughput"] = throughput_results(suite, plot_data, throughput_medians)
     results["primary_domain"] = domain_results(suite, domain_medians)
     results["overhead"], vcpu_range = overhead_results(suite, worst)
@@ -881,7 +1018,7 @@ def write_ccdf(path, histogram):
             out.write("%s %.6g\n" % (number_text(value), share))
 
 
-def analyze(run_dir, host_cpus, qemu_version, plot_data=None):
+def analyze(run_dir, host_cpus, qemu_version, plot_data=None, pictures=None):
     """results.json of a results directory, as a dict."""
     suites = read_run(run_dir)
     meta = {
@@ -895,9 +1032,10 @@ def analyze(run_dir, host_cpus, qemu_version, plot_data=None):
         "wall_s": round6(parse_value(read_line_file(os.path.join(run_dir, "wall_s.txt")))),
         "suites": list(suites),
     }
-    if plot_data:
-        os.makedirs(plot_data, exist_ok=True)
-    kernels = {name: suite_results(suite, plot_data) for name, suite in suites.items()}
+    for directory in (plot_data, pictures):
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+    kernels = {name: suite_results(suite, plot_data, pictures) for name, suite in suites.items()}
     return prune_empty({"meta": meta, "kernels": kernels})
 
 
@@ -1022,17 +1160,35 @@ def suites_of(results):
     return [(name, kernels.get(name) or {}) for name in get(results, "meta", "suites") or []]
 
 
-def report_targets(results, lines):
+def trace_link(kernel, suite, sched, picture, plot_dir):
+    """The link of a trace picture, None if it was not recorded."""
+    if picture not in (get(kernel, "trace", sched, "pictures") or []):
+        return None
+    return "%s/trace/%s" % (plot_dir, trace_picture(suite, sched, picture))
+
+
+def missed_latency_note(kernel, suite, sched, plot_dir):
+    """Where a missed target 1 points: the running/waiting picture of that
+    scheduler's traced window."""
+    link = trace_link(kernel, suite, sched, "running_waiting", plot_dir)
+    if get(kernel, "targets", "t1", sched, "met") != "no" or link is None:
+        return ""
+    return "; what the CPUs did: [running / waiting](%s) (experiment 1, traced window)" % link
+
+
+def report_targets(results, lines, plot_dir):
     lines += ["## Targets (issue 5)", "",
               "| # | target | kernel | burst | deadline |", "|---|---|---|---|---|"]
     suites = suites_of(results)
     for number, description in TARGET_NAMES:
         for index, (name, kernel) in enumerate(suites):
             node = get(kernel, "targets", "t" + number)
-            lines.append("| %s | %s | %s | %s: %s | %s: %s |" % (
+            notes = {sched: missed_latency_note(kernel, name, sched, plot_dir) if number == "1" else ""
+                     for sched in POLICIES}
+            lines.append("| %s | %s | %s | %s: %s%s | %s: %s%s |" % (
                 number, description if index == 0 else "", name,
-                met_text(get(node, "burst")), text(get(node, "burst", "detail")),
-                met_text(get(node, "deadline")), text(get(node, "deadline", "detail"))))
+                met_text(get(node, "burst")), text(get(node, "burst", "detail")), notes["burst"],
+                met_text(get(node, "deadline")), text(get(node, "deadline", "detail")), notes["deadline"]))
     for index, (name, kernel) in enumerate(suites):
         node = get(kernel, "targets", "t5", "all")
         lines.append("| 5 | %s | %s | %s: %s | |" % (
@@ -1107,6 +1263,87 @@ def report_latency(results, lines, plot_dir):
                     lines.append("| %s | %s | %s |" % (counter, number_or_dash(burst, "%.1f"),
                                                        number_or_dash(deadline, "%.1f")))
             lines.append("")
+        report_trace(kernel, name, lines, plot_dir)
+
+
+def seconds_against(value, edge):
+    """Where a recording's edge lay against the window's edge."""
+    if not is_number(value):
+        return "? s from %s" % edge
+    return "%.2f s %s %s" % (abs(value), "before" if value < 0 else "after", edge)
+
+
+def trace_line(entry):
+    """The one line of a traced window's summary."""
+    if entry.get("rc") != 0:
+        line = "**the tracer failed** (exit status %s%s)" % (
+            text(entry.get("rc")), "" if entry.get("started") else ", never began recording")
+        if entry.get("stderr"):
+            line += ": " + " / ".join("`%s`" % message for message in entry["stderr"])
+        return line
+    if not is_number(entry.get("seconds")):
+        return "no summary.json came back"
+    lost = entry.get("lost_events")
+    return (
+        "`%s`, %.2f s recorded (from %s to %s), %s events, %s; CPUs busy %s; "
+        "**idle while work waited %s ms** (%s of the time); wakeup latency p50 %s, "
+        "p99 %s, max %s over %s wakeups (all tasks); %s %s threads woke: %s wakeups, "
+        "worst p99 %s" % (
+            text(entry.get("scheduler")), entry["seconds"],
+            seconds_against(entry.get("start_s"), "the window opened"),
+            seconds_against(entry.get("end_s"), "it closed"),
+            number_or_dash(entry.get("events"), "%.0f"),
+            ("**%s lost events**" % number_or_dash(lost, "%.0f")) if lost != 0 else "0 lost events",
+            number_or_dash(entry.get("busy_pct"), "%.1f %%"),
+            number_or_dash(entry.get("idle_waited_ms"), "%.1f"),
+            number_or_dash(entry.get("idle_waited_pct"), "%.1f %%"),
+            latency_text(entry.get("latency_p50_us")), latency_text(entry.get("latency_p99_us")),
+            latency_text(entry.get("latency_max_us")), number_or_dash(entry.get("wakeups"), "%.0f"),
+            number_or_dash(entry.get("comm_threads"), "%d"), text(entry.get("comm")),
+            number_or_dash(entry.get("comm_wakeups"), "%.0f"), latency_text(entry.get("comm_p99_us_max"))))
+
+
+def latency_text(value):
+    """A wakeup latency in us: in us below 1 ms, else in ms."""
+    if not is_number(value):
+        return "–"
+    return "%.0f us" % value if value < 1000 else "%.1f ms" % (value / 1000)
+
+
+def report_trace(kernel, name, lines, plot_dir):
+    """The pictures of the traced window, side by side, and a line per
+    scheduler from its summary.json."""
+    trace = kernel.get("trace") or {}
+    lines += ["#### %s kernel: one window traced" % name, ""]
+    if not any(sched in trace for sched in SCHEDULERS):
+        lines += ["Not traced (this run's bench.sh sent no `@@B trace` record).", ""]
+        return
+    lines += [
+        "`scx_burst trace --duration %s --ringbuf-kb %s --comm cyclictest` during repeat %s of"
+        % (text(trace.get("seconds")), text(trace.get("ringbuf_kb")), text(trace.get("rep"))),
+        "every scheduler ([trace.md](trace.md)): started once every hog ran, with the window",
+        "opened as soon as it recorded, so that loading the tracer is not in the window; its",
+        "work after the recording (detaching, making the pictures) is, as one more task.",
+        "*Which task ran*: a row per CPU, a colour per task (by burst score under scx_burst);",
+        "*running / waiting*: running tasks blue, waiting ones orange, red behind them where",
+        "a CPU was idle while a task waited; *wakeup latency*: the share of each cyclictest",
+        "thread's wakeups that ran within x.  Each picture links to itself at full size.",
+        "",
+        "| picture | %s |" % " | ".join(scheduler_name(sched) for sched in SCHEDULERS),
+        "|---|---|---|---|",
+    ]
+    for picture, (_, title) in TRACE_PICTURES.items():
+        cells = []
+        for sched in SCHEDULERS:
+            link = trace_link(kernel, name, sched, picture, plot_dir)
+            cells.append("not recorded" if link is None else "[![%s: %s](%s)](%s)" % (
+                scheduler_name(sched), title, link, link))
+        lines.append("| %s | %s |" % (title, " | ".join(cells)))
+    lines.append("")
+    for sched in SCHEDULERS:
+        entry = trace.get(sched)
+        lines.append("- %s: %s." % (scheduler_name(sched), "not traced" if entry is None else trace_line(entry)))
+    lines.append("")
 
 
 def is_positive(value):
@@ -1340,7 +1577,7 @@ def report(results, plot_dir="benchmarks"):
     """docs/benchmarks.md of a results.json, as a string."""
     lines = []
     report_header(results, lines)
-    report_targets(results, lines)
+    report_targets(results, lines, plot_dir)
     report_latency(results, lines, plot_dir)
     report_throughput(results, lines, plot_dir)
     report_domain(results, lines)
@@ -1412,6 +1649,7 @@ class Checker:
                 self.need_number("%s.latency.%s.%s.median" % (kernel, sched, metric), "experiment 1, " + sched)
             if sched != "eevdf":
                 self.need_number("%s.latency.%s.ratio.p99.median" % (kernel, sched), "experiment 1 ratio, " + sched)
+            self.check_trace(kernel, sched)
             if not threads and index == 0:
                 self.problems.append("%s.throughput.threads: none (experiment 2)" % kernel)
             for count in threads:
@@ -1455,6 +1693,25 @@ class Checker:
             self.need_number("%s.daemon_cost.%s.peak_rss_mib" % (kernel, sched), "experiment 6, " + sched)
         self.need_number(kernel + ".live_switch.error_exits", "experiment 5 watchdog exits")
 
+    def check_trace(self, kernel, sched):
+        """The traced window of experiment 1: the tracer succeeded, its
+        summary has numbers and every picture came back."""
+        trace = "%s.trace.%s" % (kernel, sched)
+        what = "experiment 1 trace, " + sched
+        status = lookup(self.results, trace + ".rc")
+        if status is MISSING:
+            self.problems.append("%s missing (%s)" % (trace, what))
+            return
+        if status != 0:
+            self.problems.append("%s.rc: the tracer exited with status %s (%s)" % (trace, text(status), what))
+        for key in ("lost_events", "idle_waited_ms", "latency_p50_us", "latency_p99_us"):
+            self.need_number("%s.%s" % (trace, key), what)
+        pictures = lookup(self.results, trace + ".pictures")
+        pictures = pictures if isinstance(pictures, list) else []
+        for picture in TRACE_PICTURES:
+            if picture not in pictures:
+                self.problems.append("%s.pictures: no %s picture (%s)" % (trace, picture, what))
+
     def run(self):
         self.check_meta()
         suites = lookup(self.results, "meta.suites")
@@ -1487,7 +1744,7 @@ def load_results(path):
 
 
 def command_analyze(args):
-    results = analyze(args.run_dir, args.host_cpus, args.qemu_version, args.plot_data)
+    results = analyze(args.run_dir, args.host_cpus, args.qemu_version, args.plot_data, args.pictures)
     text_out = json.dumps(results, indent=2, ensure_ascii=False) + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as out:
@@ -1518,6 +1775,7 @@ def parse_args(argv):
     run.add_argument("--host-cpus", type=int, required=True, help="CPUs of the host that ran the boots")
     run.add_argument("--qemu-version", required=True, help="first line of qemu-system-x86_64 --version")
     run.add_argument("--plot-data", help="write the gnuplot inputs (lat-*.dat, tp-*.dat) here")
+    run.add_argument("--pictures", help="write the traced windows' pictures and summary.json here")
     run.add_argument("-o", "--output", help="write results.json here instead of stdout")
     run.set_defaults(handler=command_analyze)
     rep = commands.add_parser("report", help="docs/benchmarks.md of a results.json")

@@ -3,6 +3,8 @@
   python3 -m unittest discover -s tests/bench -p '*_test.py'
 """
 
+import base64
+import gzip
 import io
 import json
 import math
@@ -47,11 +49,11 @@ def assert_same_results(test, actual, expected, path="results"):
 class FixtureTest(unittest.TestCase):
     """The analyzer against what the awk pipeline made of the same logs."""
 
-    def run_fixture(self, name):
+    def run_fixture(self, name, pictures=None):
         fixture = os.path.join(FIXTURES, name)
         plots = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, plots)
-        results = analyze.analyze(fixture, HOST_CPUS, QEMU_VERSION, plots)
+        results = analyze.analyze(fixture, HOST_CPUS, QEMU_VERSION, plots, pictures)
         # what is written is what is read back
         results = json.loads(json.dumps(results))
         with open(os.path.join(fixture, "expected", "results.json"), encoding="utf-8") as handle:
@@ -79,6 +81,27 @@ class FixtureTest(unittest.TestCase):
         self.assertEqual(results["meta"]["suites"], ["sid"])
         self.assertTrue(results["kernels"]["sid"]["complete"])
 
+    def test_quick_run_with_a_traced_window(self):
+        pictures = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, pictures)
+        results = self.run_fixture("quick-trace", pictures)
+        trace = results["kernels"]["sid"]["trace"]
+        self.assertEqual((trace["seconds"], trace["rep"], trace["ringbuf_kb"]), (2, 1, 16384))
+        for sched in analyze.SCHEDULERS:
+            self.assertEqual(trace[sched]["rc"], 0, sched)
+            self.assertEqual(trace[sched]["lost_events"], 0, sched)
+            self.assertEqual(trace[sched]["pictures"], ["cpus", "running_waiting", "latency"], sched)
+            for picture in trace[sched]["pictures"]:
+                with open(os.path.join(pictures, "sid-%s-%s.svg" % (sched, picture)), encoding="utf-8") as handle:
+                    svg = handle.read()
+                self.assertTrue(svg.lstrip().startswith(("<svg", "<?xml")), (sched, picture))
+                self.assertTrue(svg.rstrip().endswith("</svg>"), (sched, picture))
+            with open(os.path.join(pictures, "sid-%s-summary.json" % sched), encoding="utf-8") as handle:
+                summary = json.load(handle)
+            self.assertEqual(summary["lost_events"], trace[sched]["lost_events"])
+        self.assertEqual(trace["eevdf"]["scheduler"], "EEVDF")
+        self.assertTrue(trace["burst"]["scheduler"].startswith("burst_"))
+
     def test_two_kernels_with_errors_and_a_timed_out_boot(self):
         results = self.run_fixture("two-kernels")
         trixie = results["kernels"]["trixie-backports"]
@@ -88,6 +111,114 @@ class FixtureTest(unittest.TestCase):
                          trixie["latency"]["deadline"]["samples"]["max"])
         self.assertEqual(trixie["errors"]["scx_error_exits"], 1)
         self.assertEqual(trixie["targets"]["t5"]["all"]["met"], "no")
+
+
+def trace_lines(sched, files):
+    """bench.sh's trace_send output for files {name: bytes}: a "@@BTRACE
+    SCHED FILE" line per 76 base64 characters of each gzipped file."""
+    lines = []
+    for name, data in files.items():
+        encoded = base64.b64encode(gzip.compress(data)).decode("ascii")
+        lines += ["@@BTRACE %s %s %s" % (sched, name, encoded[i:i + 76]) for i in range(0, len(encoded), 76)]
+    return lines
+
+
+def trace_summary(sched, lost=0):
+    """A summary.json of a 2 s recording that began 0.1 s before a window
+    opening at 10 s, with one cyclictest thread."""
+    return json.dumps({
+        "schema": 1, "scheduler": sched, "start_ns": 9900000000, "end_ns": 11900000000,
+        "duration_ns": 2000000000, "nr_events": 5000, "lost_events": lost,
+        "tasks": [{"pid": 7, "comm": "cyclictest", "latency_ns": {"count": 40, "p50": 2000, "p99": 900000}},
+                  {"pid": 6, "comm": "cyclictest", "latency_ns": {"count": 0}}],
+        "totals": {"cpus_online": 4, "busy_ns": 7000000000, "wait_ns": 30000000000, "wakeups": 400,
+                   "idle_waited_ns": 150000000,
+                   "latency_ns": {"count": 400, "p50": 3000, "p99": 1500000, "max": 2000000}},
+    }).encode("utf-8")
+
+
+class TraceSectionTest(unittest.TestCase):
+    """The traced window of experiment 1: "@@B trace" records and
+    "@@BTRACE" files in the main boot's log."""
+
+    def run_dir_with(self, extra_lines, quick="quick-sid"):
+        run_dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, run_dir)
+        shutil.copytree(os.path.join(FIXTURES, quick), run_dir, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("expected"))
+        log = os.path.join(run_dir, "logs", "sid-main.log")
+        with open(log, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        end = next(i for i, line in enumerate(lines) if line.startswith("@@B end "))
+        with open(log, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines[:end] + extra_lines + lines[end:]) + "\n")
+        return run_dir
+
+    def traced(self, sched, lost=0, svg=b"<svg xmlns='http://www.w3.org/2000/svg'/>\n"):
+        files = {name: svg for name in ("cpus.svg", "running_waiting.svg", "latency.svg")}
+        files["summary.json"] = trace_summary("EEVDF" if sched == "eevdf" else "burst_x", lost)
+        return (["@@B trace sched=%s rep=1 rc=0 started=1 seconds=2 ringbuf_kb=16384 comm=cyclictest "
+                 "win_t0_ns=10000000000 win_t1_ns=13000000000" % sched] + trace_lines(sched, files))
+
+    def test_parsed_written_rendered_and_checked(self):
+        run_dir = self.run_dir_with(self.traced("eevdf") + self.traced("burst") + self.traced("deadline", lost=3))
+        pictures = os.path.join(run_dir, "pictures")
+        results = json.loads(json.dumps(analyze.analyze(run_dir, 2, "qemu", None, pictures)))
+        deadline = results["kernels"]["sid"]["trace"]["deadline"]
+        self.assertEqual(deadline["lost_events"], 3)
+        self.assertEqual(deadline["idle_waited_ms"], 150)
+        self.assertEqual(deadline["idle_waited_pct"], 7.5)
+        self.assertEqual(deadline["busy_pct"], 87.5)
+        self.assertEqual((deadline["latency_p50_us"], deadline["latency_p99_us"]), (3, 1500))
+        self.assertEqual((deadline["start_s"], deadline["end_s"]), (-0.1, -1.1))
+        self.assertEqual((deadline["comm_threads"], deadline["comm_wakeups"], deadline["comm_p99_us_max"]),
+                         (1, 40, 900))
+        self.assertEqual(deadline["pictures"], ["cpus", "running_waiting", "latency"])
+        self.assertEqual(sorted(os.listdir(pictures)), sorted(
+            "sid-%s-%s" % (sched, name) for sched in analyze.SCHEDULERS
+            for name in ("cpus.svg", "running_waiting.svg", "latency.svg", "summary.json")))
+        with open(os.path.join(pictures, "sid-burst-running_waiting.svg"), encoding="utf-8") as handle:
+            self.assertEqual(handle.read(), "<svg xmlns='http://www.w3.org/2000/svg'/>\n")
+
+        report = analyze.report(results).splitlines()
+        self.assertIn("| picture | EEVDF | scx_burst burst | scx_burst deadline |", report)
+        row = next(line for line in report if line.startswith("| running / waiting tasks |"))
+        self.assertIn("[![scx_burst deadline: running / waiting tasks](benchmarks/trace/sid-deadline-"
+                      "running_waiting.svg)](benchmarks/trace/sid-deadline-running_waiting.svg)", row)
+        line = next(line for line in report if line.startswith("- scx_burst deadline: "))
+        self.assertIn("**3 lost events**", line)
+        self.assertIn("from 0.10 s before the window opened to 1.10 s before it closed", line)
+        self.assertIn("**idle while work waited 150.0 ms** (7.5 % of the time)", line)
+        self.assertIn("wakeup latency p50 3 us, p99 1.5 ms, max 2.0 ms over 400 wakeups", line)
+        # quick-sid misses target 1 with deadline: the row points to its picture
+        target = next(line for line in report if line.startswith("| 1 |"))
+        self.assertIn("what the CPUs did: [running / waiting](benchmarks/trace/sid-deadline-running_waiting.svg)",
+                      target)
+        self.assertEqual([p for p in analyze.check(results) if ".trace." in p], [])
+
+    def test_check_names_a_failed_tracer_and_missing_pictures(self):
+        failed = ["@@B trace sched=burst rep=1 rc=1 started=0 seconds=2 ringbuf_kb=16384 comm=cyclictest "
+                  "win_t0_ns=1 win_t1_ns=2", "@@BTRACE burst stderr scx_burst: error: cannot attach"]
+        run_dir = self.run_dir_with(self.traced("eevdf")[:1] + failed)
+        results = analyze.analyze(run_dir, 2, "qemu")
+        problems = [p for p in analyze.check(results) if ".trace." in p]
+        self.assertIn("kernels.sid.trace.burst.rc: the tracer exited with status 1 (experiment 1 trace, burst)",
+                      problems)
+        self.assertIn("kernels.sid.trace.eevdf.pictures: no latency picture (experiment 1 trace, eevdf)", problems)
+        self.assertIn("kernels.sid.trace.deadline missing (experiment 1 trace, deadline)", problems)
+        report = analyze.report(results)
+        self.assertIn("- scx_burst burst: **the tracer failed** (exit status 1, never began recording): "
+                      "`scx_burst: error: cannot attach`.", report)
+
+    def test_cut_base64_is_one_line_error(self):
+        lines = self.traced("eevdf")
+        lines[2] = lines[2][:-3]
+        run_dir = self.run_dir_with(lines)
+        status = subprocess.run([sys.executable, os.path.join(HERE, "analyze.py"), "analyze", run_dir,
+                                 "--host-cpus", "2", "--qemu-version", "qemu"], capture_output=True, text=True)
+        self.assertEqual(status.returncode, 2)
+        self.assertEqual(len(status.stderr.splitlines()), 1, status.stderr)
+        self.assertIn("is not gzip in base64 (truncated log?)", status.stderr)
 
 
 class StatisticsTest(unittest.TestCase):
@@ -230,8 +361,13 @@ class BadInputTest(unittest.TestCase):
         self.assertIn("meta.suites: no kernel", problems)
 
     def test_check_exit_status(self):
-        good = os.path.join(FIXTURES, "quick-sid", "expected", "results.json")
+        good = os.path.join(FIXTURES, "quick-trace", "expected", "results.json")
         self.assertEqual(self.run_analyzer("check", good), (0, "", ""))
+        # quick-sid was run before bench.sh traced a window: that is all it lacks
+        status, _, stderr = self.run_analyzer(
+            "check", os.path.join(FIXTURES, "quick-sid", "expected", "results.json"))
+        self.assertEqual(status, 1)
+        self.assertEqual([line for line in stderr.splitlines() if ".trace." not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "two-kernels", "expected", "results.json"))
         self.assertEqual(status, 1)

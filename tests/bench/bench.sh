@@ -12,7 +12,7 @@
 # Settings (kernel command line words, all optional): mode, reps, lat_s,
 # sb_time, sb_prime, sb_threads ("1-16" or a comma list), sb_reps (the
 # first sb_reps repeats run sysbench), floor_s, ovh_s, ovh_reps, sw_n,
-# cost_s, dom_s.
+# cost_s, dom_s, trace_s (0: no trace), trace_rep, trace_kb.
 . /scenarios/lib.sh
 P=/scenarios/benchprobe
 n=$(nproc)
@@ -29,6 +29,9 @@ ovh_reps=${ovh_reps:-3}
 sw_n=${sw_n:-10}
 cost_s=${cost_s:-60}
 dom_s=${dom_s:-2}
+trace_s=${trace_s:-4}
+trace_rep=${trace_rep:-1}
+trace_kb=${trace_kb:-16384}
 hogs=$((12 * n))
 errors=0
 
@@ -155,6 +158,66 @@ ctr_delta() {
 		{ o = o " " $1 "=" ($2 - a[$1]) } END { print "@@B ctr exp=" e " sched=" s " rep=" r o }' "$4" "$5"
 }
 
+# --- 1a. a trace of one latency window -------------------------------------
+# `scx_burst trace` of repeat trace_rep of every scheduler, started once the
+# hogs run; the window opens as soon as it records, so that its trace_s
+# seconds lie at the start of the window.  It loads and attaches at nice
+# -20 (at nice 0, one task among 12 x nCPU hogs, that took 25 s) and records
+# at nice 0.  The host reads the record, the pictures and summary.json
+# (tests/bench/analyze.py).
+tpid=''
+# trace_begin: start the tracer; 0 once it records (its first progress
+# line), with the window's marks in _m0 and _t0 taken right then by a
+# SCHED_FIFO poller (as window() in lib.sh measures: the hogs cannot delay it)
+trace_begin() {
+	rm -rf /tmp/trace /tmp/trace.err
+	nice -n -20 scx_burst trace --duration "$trace_s" --ringbuf-kb "$trace_kb" \
+		--comm cyclictest --out /tmp/trace > /tmp/trace.out 2> /tmp/trace.err &
+	tpid=$!
+	chrt -f 10 sh -c 'i=0
+		while [ $i -lt 1200 ]; do
+			if grep -q "^recording" /tmp/trace.err 2>/dev/null; then
+				renice 0 -p "$1" > /dev/null
+				stat -c %s /tmp/cyc.out
+				"$2" now
+				exit 0
+			fi
+			kill -0 "$1" 2>/dev/null || exit 1
+			sleep 0.05
+			i=$((i + 1))
+		done
+		exit 1' sh "$tpid" "$P" > /tmp/trace.mark || return 1
+	{ read -r _m0; read -r _t0; } < /tmp/trace.mark
+}
+# trace_recorded: until the tracer's last progress line (elapsed >=
+# duration: the recording ended) or its exit
+trace_recorded() {
+	_i=0
+	while [ $_i -lt 600 ] && kill -0 "$tpid" 2>/dev/null; do
+		awk '$1 == "recording" { split($2, a, "/"); if (a[1] + 0 >= a[2] + 0) e = 1 }
+			END { exit !e }' /tmp/trace.err && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+# trace_send SCHED REP STARTED WINDOW_T0 WINDOW_T1: the tracer's exit, the
+# window (CLOCK_MONOTONIC ns, as summary.json's start_ns and end_ns), then
+# the pictures and summary.json
+trace_send() {
+	# one that never began recording is stopped
+	[ "$3" = 1 ] || kill -INT "$tpid" 2>/dev/null
+	wait "$tpid"
+	_rc=$?
+	B trace sched=$1 rep=$2 rc=$_rc started=$3 seconds=$trace_s ringbuf_kb=$trace_kb \
+		comm=cyclictest win_t0_ns=$4 win_t1_ns=$5
+	[ "$_rc" = 0 ] || send_file "BTRACE $1 stderr" /tmp/trace.err
+	for _f in cpus.svg running_waiting.svg latency.svg summary.json; do
+		send_gz "BTRACE $1 $_f" "/tmp/trace/$_f"
+	done
+	rm -rf /tmp/trace
+	tpid=''
+}
+
 # --- 1. wakeup latency under saturation ------------------------------------
 lat_run() {
 	_ts=$(now)
@@ -177,13 +240,20 @@ lat_run() {
 	# under this load and the file keeps growing); -u: cyclictest writes
 	# every sample when its main thread next runs, so a mark lags the
 	# samples by at most that thread's wakeup latency
-	_m0=$(stat -c %s /tmp/cyc.out)
-	_t0=$(now)
+	_tr=0
+	if [ "$trace_s" != 0 ] && [ "$2" = "$trace_rep" ]; then
+		trace_begin && _tr=1 || _tr=-1
+	fi
+	if [ "$_tr" != 1 ]; then
+		_m0=$(stat -c %s /tmp/cyc.out)
+		_t0=$(now)
+	fi
 	sleep "$lat_s"
 	_m1=$(stat -c %s /tmp/cyc.out)
 	_t1=$(now)
 	_v=$(valid)
 	totals /tmp/ctr1
+	[ "$_tr" != 1 ] || trace_recorded
 	stop_hogs "$_h"
 	kill -INT "$_c" 2>/dev/null
 	wait "$_c" 2>/dev/null
@@ -198,6 +268,7 @@ lat_run() {
 		samples=$(awk '{ s += $2 } END { print s + 0 }' /tmp/lat.h)
 	send_hist "lat.$1.$2" /tmp/lat.h
 	ctr_delta lat "$1" "$2" /tmp/ctr0 /tmp/ctr1
+	[ "$_tr" = 0 ] || trace_send "$1" "$2" $((_tr > 0)) "$_t0" "$_t1"
 }
 
 # --- 2. throughput vs threads ----------------------------------------------
@@ -363,7 +434,7 @@ cost_run() {
 # --- main ----------------------------------------------------------------
 B start mode=$mode ncpu=$n kernel=$(uname -r) reps=$reps lat_s=$lat_s sb_time=$sb_time sb_reps=$sb_reps \
 	sb_prime=$sb_prime floor_s=$floor_s ovh_s=$ovh_s ovh_reps=$ovh_reps sw_n=$sw_n cost_s=$cost_s \
-	dom_s=$dom_s hogs=$hogs
+	dom_s=$dom_s hogs=$hogs trace_s=$trace_s trace_rep=$trace_rep trace_kb=$trace_kb
 tag STATE_BEFORE $(state)
 [ "$(state)" = disabled ] || { B fatal what=no_sched_ext state=$(state); exit 1; }
 floor start

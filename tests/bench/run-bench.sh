@@ -12,7 +12,8 @@
 #                  boot (2 vCPUs) for the overhead experiment: about 3
 #                  minutes; results are noisy.  Never writes docs/.
 #   --out DIR      results directory (default: build/bench): results.json,
-#                  benchmarks.md and plots (a preview of docs/), logs/
+#                  benchmarks.md, plots and trace pictures (benchmarks/,
+#                  benchmarks/trace/: a preview of docs/), logs/
 #   --daemon PATH  the static scx_burst to benchmark (default: build it with
 #                  cmake into ${SCX_BURST_BUILD:-build}); also $SCX_BURST_DAEMON
 #   --suites LIST  kernels (tests/vm/kernels.sh suites; default
@@ -81,12 +82,12 @@ done
 main_smp=4
 if [ "$quick" = 1 ]; then
 	ovh_smps="2"
-	guest=(reps=1 lat_s=3 sb_time=1 sb_threads=1,4,16 floor_s=1 ovh_s=2 ovh_reps=1 sw_n=4 cost_s=5 dom_s=1)
+	guest=(reps=1 lat_s=3 sb_time=1 sb_threads=1,4,16 floor_s=1 ovh_s=2 ovh_reps=1 sw_n=4 cost_s=5 dom_s=1 trace_s=2)
 	ovh_guest=(ovh_s=2 ovh_reps=1 floor_s=1)
 	main_timeout=360 ovh_timeout=180
 else
 	ovh_smps="2 8"
-	guest=(reps=3 lat_s=8 sb_time=1 sb_threads=1-16 sb_reps=2 floor_s=3 ovh_s=3 ovh_reps=3 sw_n=10 cost_s=60 dom_s=2)
+	guest=(reps=3 lat_s=8 sb_time=1 sb_threads=1-16 sb_reps=2 floor_s=3 ovh_s=3 ovh_reps=3 sw_n=10 cost_s=60 dom_s=2 trace_s=4)
 	ovh_guest=(ovh_s=3 ovh_reps=3 floor_s=3)
 	main_timeout=1800 ovh_timeout=600
 fi
@@ -175,7 +176,8 @@ analyze() {
 	mkdir -p "$plots"
 	python3 "$here/analyze.py" analyze "$out" --host-cpus "$(nproc)" \
 		--qemu-version "$(qemu-system-x86_64 --version | head -n1)" \
-		--plot-data "$plots" --output "$out/results.json.tmp" || die "analysis failed"
+		--plot-data "$plots" --pictures "$plots/trace" --output "$out/results.json.tmp" ||
+		die "analysis failed"
 	mv "$out/results.json.tmp" "$out/results.json"
 	plot "$plots"
 	python3 "$here/analyze.py" report "$out/results.json" --plot-dir benchmarks > "$out/benchmarks.md" ||
@@ -255,6 +257,8 @@ if [ "$docs" = 1 ]; then
 		rm -rf "$top/docs/benchmarks"
 		mkdir -p "$top/docs/benchmarks"
 		cp "$out"/benchmarks/*.svg "$top/docs/benchmarks/"
+		mkdir -p "$top/docs/benchmarks/trace"
+		cp "$out"/benchmarks/trace/*.svg "$top/docs/benchmarks/trace/"
 		cp "$out/benchmarks.md" "$top/docs/benchmarks.md"
 		log "regenerated docs/benchmarks.md and docs/benchmarks/"
 	else

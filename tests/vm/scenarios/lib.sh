@@ -14,6 +14,13 @@ send_file() {
 	done < "$2"
 }
 
+# send_gz TAG FILE: FILE gzipped and base64-encoded, a line per "@@TAG"
+# (binary or large files; the host decodes them)
+send_gz() {
+	[ -f "$2" ] || return 0
+	gzip -c "$2" | base64 | sed "s/^/@@$1 /"
+}
+
 state() { cat $SCX/state 2>/dev/null || echo absent; }
 enable_seq() { cat $SCX/enable_seq 2>/dev/null || echo 0; }
 

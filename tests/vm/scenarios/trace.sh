@@ -27,12 +27,6 @@ jiffies() {
 			$2 + $3 + $4, $5 + $6, $7 + $8 }' /proc/stat
 }
 
-# send_gz TAG FILE: FILE gzipped and base64-encoded, a line per "@@TAG"
-send_gz() {
-	[ -f "$2" ] || return 0
-	gzip -c "$2" | base64 | sed "s/^/@@$1 /"
-}
-
 # run_trace PFX: the load, a 5 s trace of it; /proc/stat is sampled when the
 # trace's first progress line appears (recording began) and when its last
 # one does (recording ended), so both measure nearly the same window.
