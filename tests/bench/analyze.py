@@ -1573,6 +1573,17 @@ def report_errors(results, lines):
     lines.append("")
 
 
+# The cost of `scx_burst trace` is measured by its own scenario
+# (tests/vm/scenarios/trace-overhead.sh), not by these boots; its section
+# is kept next to this file and copied into every report.
+TRACING_OVERHEAD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tracing-overhead.md")
+
+
+def report_tracing_overhead(lines):
+    with open(TRACING_OVERHEAD, encoding="utf-8") as handle:
+        lines += handle.read().rstrip("\n").split("\n") + [""]
+
+
 def report(results, plot_dir="benchmarks"):
     """docs/benchmarks.md of a results.json, as a string."""
     lines = []
@@ -1584,6 +1595,7 @@ def report(results, plot_dir="benchmarks"):
     report_overhead(results, lines)
     report_live_switch(results, lines)
     report_daemon_cost(results, lines)
+    report_tracing_overhead(lines)
     report_errors(results, lines)
     return "\n".join(lines) + "\n"
 
