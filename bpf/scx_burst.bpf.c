@@ -223,13 +223,8 @@ struct {
 /* Burst-policy vtime clock: the largest vtime that started running. */
 static u64 vtime_now;
 
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct burst_task_ctx);
-} task_ctxs SEC(".maps");
+/* Per task: burst, vtime, deadline (the tracer shares this map). */
+#include "task_ctx_map.bpf.h"
 
 /* Per CPU, written by its owner and read by wakers on other CPUs. */
 struct cpu_ctx {

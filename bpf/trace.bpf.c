@@ -66,13 +66,9 @@ struct {
 	__type(value, u64);
 } lost SEC(".maps");
 
-/* scx_burst's task storage when it runs (reused fd), else empty. */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct burst_task_ctx);
-} task_ctxs SEC(".maps");
+/* task_ctxs: scx_burst's task storage when it runs (reused fd), else
+ * empty; the definition is the scheduler's own. */
+#include "task_ctx_map.bpf.h"
 
 static struct burst_trace_event *reserve(u32 kind)
 {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "fake_sysfs.hpp"
 #include "scx_burst/domain.hpp"
 
 namespace {
@@ -70,26 +71,7 @@ Topology topo4()
 	return t;
 }
 
-class FakeTree : public testing::Test {
-protected:
-	void SetUp() override
-	{
-		root_ = fs::temp_directory_path() /
-			("scx_burst_dom_" + std::to_string(getpid()) + "_" +
-			 testing::UnitTest::GetInstance()->current_test_info()->name());
-		fs::remove_all(root_);
-		fs::create_directories(root_);
-		paths_ = SysfsPaths::under(root_);
-	}
-	void TearDown() override { fs::remove_all(root_); }
-	void put(const fs::path &p, const std::string &v)
-	{
-		fs::create_directories(p.parent_path());
-		std::ofstream(p) << v << "\n";
-	}
-	fs::path root_;
-	SysfsPaths paths_;
-};
+using FakeTree = FakeSysfsTree;
 
 TEST_F(FakeTree, ExplicitSpecsValidated)
 {

@@ -13,6 +13,7 @@
 
 #include "fake_bus.hpp"
 #include "scx_burst/dbus.hpp"
+#include "fake_sysfs.hpp"
 #include "scx_burst/domain.hpp"
 #include "scx_burst/power_profile.hpp"
 
@@ -39,31 +40,14 @@ TEST(ProfileDomain, Table)
 	EXPECT_FALSE(follows_power_profile("0x3"));
 }
 
-class Sources : public testing::Test {
+class Sources : public FakeSysfsTree {
 protected:
-	void SetUp() override
-	{
-		root_ = fs::temp_directory_path() /
-			("scx_burst_pp_" + std::to_string(getpid()) + "_" +
-			 testing::UnitTest::GetInstance()->current_test_info()->name());
-		fs::remove_all(root_);
-		fs::create_directories(root_);
-		paths_ = SysfsPaths::under(root_);
-	}
-	void TearDown() override { fs::remove_all(root_); }
-	void put(const fs::path &p, const std::string &v)
-	{
-		fs::create_directories(p.parent_path());
-		std::ofstream(p) << v << "\n";
-	}
 	void epp(int policy, const std::string &v)
 	{
 		put(paths_.cpu / "cpufreq" / ("policy" + std::to_string(policy)) /
 			    "energy_performance_preference",
 		    v);
 	}
-	fs::path root_;
-	SysfsPaths paths_;
 };
 
 TEST_F(Sources, NoneMeansNoProfile)
