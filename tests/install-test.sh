@@ -7,6 +7,9 @@
 # it needs no root and changes nothing outside a temporary directory.
 #   tests/install-test.sh BUILD_DIR
 set -uo pipefail
+# With pipefail, `producer | grep -q` fails when grep exits at the first
+# match and the producer then dies of SIGPIPE: grep a file, or let grep
+# read everything (> /dev/null).
 
 build=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 tmp=$(mktemp -d)
@@ -42,7 +45,8 @@ grep -qx "ExecStart=$prefix/sbin/scx_burst" "$unit" && ok ||
 	bad "ExecStart is not $prefix/sbin/scx_burst: $(grep ExecStart "$unit")"
 grep -qx "ReadWritePaths=-$etc/scx_burst" "$unit" && ok || bad "ReadWritePaths is not $etc/scx_burst"
 # The binary looks for the installed config file by default.
-"$dest$prefix/sbin/scx_burst" --help 2>&1 | grep -qF "$conf" && ok ||
+"$dest$prefix/sbin/scx_burst" --help > "$tmp/help0" 2>&1
+grep -qF "$conf" "$tmp/help0" && ok ||
 	bad "--help does not name $conf as the default config"
 # The shipped config file, as installed, is read without an error.
 # (--help-man exits right after the file is read.)
@@ -100,7 +104,7 @@ if [ -n "$deb" ]; then
 		grep -qF " $f" "$tmp/info" && ok || bad "control lacks $f: $(cat "$tmp/info")"
 	done
 	# A dynamically linked binary declares the libraries' packages.
-	if file -L "$dest$prefix/sbin/scx_burst" | grep -q 'dynamically linked'; then
+	if file -L "$dest$prefix/sbin/scx_burst" | grep 'dynamically linked' > /dev/null; then
 		for p in libbpf1 libc6; do
 			grep -qE "^ Depends:.*\b$p\b" "$tmp/info" && ok || bad "Depends lacks $p"
 		done
@@ -110,7 +114,7 @@ if [ -n "$deb" ]; then
 			bad "Depends lacks libbpf1 (>= 1:${min:-?}): $(grep Depends "$tmp/info")"
 	fi
 	dpkg-deb -f "$deb" conffiles > /dev/null 2>&1
-	dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx "$conf" && ok ||
+	dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -x "$conf" > /dev/null && ok ||
 		bad "$conf is not a conffile"
 	dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' > "$tmp/contents"
 	for f in "$prefix/sbin/scx_burst" "$prefix/lib/systemd/system/scx_burst.service" "$conf" \
@@ -130,7 +134,7 @@ if [ -n "$deb" ]; then
 	for f in "$prefix/sbin/scx_burst" "$conf" "$prefix/lib/systemd/system/scx_burst.service"; do
 		[ -f "$root$f" ] && ok || bad "not installed by dpkg: $f"
 	done
-	"${dpkg[@]}" -s scx-burst 2>/dev/null | grep -qx 'Status: install ok installed' && ok ||
+	"${dpkg[@]}" -s scx-burst 2>/dev/null | grep -x 'Status: install ok installed' > /dev/null && ok ||
 		bad "dpkg -s: not installed"
 	check "dpkg -r" "${dpkg[@]}" -r scx-burst
 	[ ! -e "$root$prefix/sbin/scx_burst" ] && ok || bad "dpkg -r left the binary"

@@ -50,7 +50,7 @@ rm -f "${TMPDIR:-/tmp}/readme-install.$$.log"
 # The block's build directory: the -B of its first cmake line.
 pkg=$(sed -n 's/^cmake -S [^ ]* -B \([^ ]*\).*/\1/p' <<< "$block" | head -n1)
 [ -d "$pkg" ] || die "no build directory from the README's cmake line"
-if readelf -l "$pkg/scx_burst" | grep -q 'Requesting program interpreter'; then :; else
+if readelf -l "$pkg/scx_burst" | grep 'Requesting program interpreter' > /dev/null; then :; else
 	die "$pkg/scx_burst is statically linked; the install build is the dynamic one"
 fi
 "$top/tests/install-test.sh" "$pkg"

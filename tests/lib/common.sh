@@ -29,7 +29,7 @@ build_tree() {
 # interpreter (the test VM has no shared libraries for it).
 require_static() {
 	[ -f "$1" ] && [ -x "$1" ] || die "$1: not an executable file"
-	if readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; then
+	if readelf -l "$1" 2>/dev/null | grep 'Requesting program interpreter' > /dev/null; then
 		die "$1 is dynamically linked; configure with -DSCX_BURST_STATIC=ON"
 	fi
 }
