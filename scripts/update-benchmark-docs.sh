@@ -20,10 +20,5 @@ out=$top/build/bench
 	die "$out holds a --quick run: docs/ left as it was"
 "$top/tests/bench/run-bench.sh" --check "$out/results.json" > /dev/null ||
 	die "results incomplete: docs/ left as it was"
-rm -rf "$top/docs/benchmarks"
-mkdir -p "$top/docs/benchmarks"
-cp "$out"/benchmarks/*.svg "$top/docs/benchmarks/"
-mkdir -p "$top/docs/benchmarks/trace"
-cp "$out"/benchmarks/trace/*.svg "$top/docs/benchmarks/trace/"
-cp "$out/benchmarks.md" "$top/docs/benchmarks.md"
+install_bench_docs "$out" "$top"
 log "regenerated docs/benchmarks.md and docs/benchmarks/ from $out"

@@ -254,12 +254,7 @@ rc=0
 check_results "$out/results.json" || rc=1
 if [ "$docs" = 1 ]; then
 	if [ "$rc" = 0 ]; then
-		rm -rf "$top/docs/benchmarks"
-		mkdir -p "$top/docs/benchmarks"
-		cp "$out"/benchmarks/*.svg "$top/docs/benchmarks/"
-		mkdir -p "$top/docs/benchmarks/trace"
-		cp "$out"/benchmarks/trace/*.svg "$top/docs/benchmarks/trace/"
-		cp "$out/benchmarks.md" "$top/docs/benchmarks.md"
+		install_bench_docs "$out" "$top"
 		log "regenerated docs/benchmarks.md and docs/benchmarks/"
 	else
 		log "results incomplete: docs/benchmarks.md left as it was"

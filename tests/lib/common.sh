@@ -41,3 +41,14 @@ QEMU_MACHINE=(-machine q35 -cpu max -accel tcg,thread=single)
 QEMU_MEM_MB=2048
 QEMU_ICOUNT=(-icount shift=2,sleep=off,align=off -seed 1)
 QEMU_ICOUNT_APPEND=nokaslr
+
+# install_bench_docs OUT TOP: TOP/docs/benchmarks.md and docs/benchmarks/
+# (plots and traced pictures) from the benchmark results in OUT.
+install_bench_docs() {
+	local out=$1 top=$2
+	rm -rf "$top/docs/benchmarks"
+	mkdir -p "$top/docs/benchmarks/trace"
+	cp "$out"/benchmarks/*.svg "$top/docs/benchmarks/"
+	cp "$out"/benchmarks/trace/*.svg "$top/docs/benchmarks/trace/"
+	cp "$out/benchmarks.md" "$top/docs/benchmarks.md"
+}
