@@ -7,7 +7,8 @@ Reads DIR/boots.txt ("name mode status wall_s host_load1" per boot),
 DIR/meta.txt and DIR/logs/NAME.log (the console of each boot, with the
 "@@F" records of tests/bench/faithful.sh), writes DIR/faithful.json and
 DIR/faithful.md and prints the latter.  A boot fails if run-vm.sh's status
-is not 0, a record is missing, the scenario counted an error, or a kernel
+is not 0, a record is missing, the scenario counted an error, a sched_ext
+enable/disable cycle was not clean (enabled, disabled, daemon exit 0), or a kernel
 message of trouble (Oops, BUG, WARNING, int3, a stall, a lockup, a call
 trace) is in the console or in the guest's dmesg.  Exit status 1 if any
 boot failed or there is none, 2 on unreadable input (one line on stderr).
@@ -77,6 +78,11 @@ def read_boot(path):
     return boot
 
 
+def clean(scx):
+    """An enable/disable cycle that enabled, disabled and exited 0."""
+    return scx.get("enabled") == 1 and scx.get("disabled") == 1 and scx.get("rc") == 0
+
+
 def med_range(values, fmt):
     values = [v for v in values if v is not None]
     if not values:
@@ -125,6 +131,10 @@ def summarize(directory):
             reasons.append("records missing")
         if boot["errors"]:
             reasons.append("%d scenario errors" % len(boot["errors"]))
+        unclean = [s for s in boot["scx"] if not clean(s)]
+        if unclean:
+            reasons.append("%d of %d sched_ext enable/disable not clean"
+                           % (len(unclean), len(boot["scx"])))
         if boot["trouble"]:
             reasons.append("%d kernel messages of trouble" % len(boot["trouble"]))
         boot["failed"] = reasons
@@ -143,9 +153,7 @@ def summarize(directory):
             "failed": sum(1 for b in mine if b["failed"]),
             "oops": sum(1 for b in mine if b["oops"]),
             "scx_transitions": len(transitions),
-            "scx_transitions_ok": sum(1 for s in transitions
-                                      if s.get("enabled") == 1 and s.get("disabled") == 1
-                                      and s.get("rc") == 0),
+            "scx_transitions_ok": sum(1 for s in transitions if clean(s)),
             "stall_share": [f["gap_ns"] / f["total_ns"] for f in floors],
             "gap_p50_us": [f.get("gap_p50_us") for f in floors],
             "gap_p99_us": [f.get("gap_p99_us") for f in floors],
