@@ -42,7 +42,7 @@ F start ncpu=$n floor_s=$floor_s lat_s=$lat_s sb_s=$sb_s cycles=$cycles hogs=$ho
 # summarized here: count, percentiles by count, longest, and the share of
 # the gap time in gaps of >= 1 ms and >= 10 ms
 if $P gaps "$floor_s" 20 > /tmp/floor.out 2> /tmp/floor.err; then
-	F floor $(awk '
+	F floor $(awk 'BEGIN { k = 0 }
 	$1 == "hist" { v[k] = $2; c[k] = $3; k++; cnt += $3; t += $2 * $3
 		if ($2 >= 1000) t1 += $2 * $3; if ($2 >= 10000) t10 += $2 * $3; next }
 	{ printf "%s=%s ", $1, $2 }
