@@ -102,6 +102,19 @@ class FixtureTest(unittest.TestCase):
         self.assertEqual(trace["eevdf"]["scheduler"], "EEVDF")
         self.assertTrue(trace["burst"]["scheduler"].startswith("burst_"))
 
+    def test_quick_run_with_the_interactive_workloads(self):
+        results = self.run_fixture("quick-ia")
+        sid = results["kernels"]["sid"]
+        self.assertTrue(sid["complete"])
+        # the ia boot runs no overhead windows: the vCPU counts are main's and ovh2's
+        self.assertEqual(sid["overhead"]["vcpus"], [2, 4])
+        for group in ("main", "ia"):
+            entry = sid["interactive"]["groups"][group]
+            self.assertEqual(entry["schedulers"], list(analyze.SCHEDULERS), group)
+            for sched in analyze.SCHEDULERS:
+                self.assertGreater(entry[sched]["pp_idle_rate"]["value"]["median"], 0, (group, sched))
+        self.assertEqual(sid["interactive"]["groups"]["ia"]["boots"], ["ia1"])
+
     def test_two_kernels_with_errors_and_a_timed_out_boot(self):
         results = self.run_fixture("two-kernels")
         trixie = results["kernels"]["trixie-backports"]
@@ -501,13 +514,19 @@ class BadInputTest(unittest.TestCase):
         self.assertIn("meta.suites: no kernel", problems)
 
     def test_check_exit_status(self):
-        good = os.path.join(FIXTURES, "quick-trace", "expected", "results.json")
+        good = os.path.join(FIXTURES, "quick-ia", "expected", "results.json")
         self.assertEqual(self.run_analyzer("check", good), (0, "", ""))
-        # quick-sid was run before bench.sh traced a window: that is all it lacks
+        # quick-trace was run before bench.sh ran the interactive workloads,
+        # quick-sid also before it traced a window: that is all they lack
+        status, _, stderr = self.run_analyzer(
+            "check", os.path.join(FIXTURES, "quick-trace", "expected", "results.json"))
+        self.assertEqual(status, 1)
+        self.assertEqual([line for line in stderr.splitlines() if ".interactive." not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "quick-sid", "expected", "results.json"))
         self.assertEqual(status, 1)
-        self.assertEqual([line for line in stderr.splitlines() if ".trace." not in line], [])
+        self.assertEqual([line for line in stderr.splitlines()
+                          if ".trace." not in line and ".interactive." not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "two-kernels", "expected", "results.json"))
         self.assertEqual(status, 1)
