@@ -281,6 +281,7 @@ class Suite:
         self.ia_boot_smp = {}         # boot -> vCPUs
         self.ia_schedulers = []       # schedulers with ia records, in order of appearance
         self.skips = []               # (boot, sched, why) of schedulers that could not be loaded
+        self.ia_counters = {}         # (boot, sched) -> {name: summed value} over the saturated windows
 
     def add_record(self, boot, smp, kind, fields, where):
         handler = getattr(self, "record_" + kind, None)
@@ -313,6 +314,12 @@ class Suite:
 
     def record_ctr(self, boot, smp, fields, where):
         require(fields, ("exp", "sched", "rep"), where)
+        if fields["exp"] == "ia_sat":
+            totals = self.ia_counters.setdefault((boot, fields["sched"]), {})
+            for name, value in fields.items():
+                if name not in ("exp", "sched", "rep"):
+                    totals[name] = totals.get(name, 0) + value
+            return
         if boot != "main":
             return
         totals = self.counters.setdefault((fields["exp"], fields["sched"]), {})
@@ -1270,6 +1277,15 @@ def interactive_results(suite):
                 if sched != "eevdf":
                     metric["ratio"] = min_median_max(ratios[key])
                     medians[sched][key] = median(ratios[key])
+            # scx_burst's counters over the saturated windows, per second
+            window_s = sum(run["elapsed_ns"] for (boot, s, _, exp), run in suite.ia_runs.items()
+                           if boot in boots and s == sched and exp == "sat" and is_number(run.get("elapsed_ns"))) / 1e9
+            totals = {}
+            for boot in boots:
+                for name, value in suite.ia_counters.get((boot, sched), {}).items():
+                    totals[name] = totals.get(name, 0) + value
+            if totals and window_s > 0:
+                node["counters_per_s"] = {name: round6(value / window_s) for name, value in sorted(totals.items())}
         entry["targets"] = ia_targets(medians, schedulers)
         groups[group] = entry
     skipped = sorted({"%s: %s" % (sched, why) for _, sched, why in suite.skips})
@@ -1638,6 +1654,19 @@ def report_interactive(results, lines):
                     continue
                 lines.append("| %s%s | %s | %s |" % (label, {"lower": " ↓", "higher": " ↑"}.get(better, ""),
                                                       " | ".join(values), " | ".join(ratios)))
+            counters = sorted({counter for sched in schedulers
+                               for counter in (get(entry, sched, "counters_per_s") or {})})
+            policies = [sched for sched in POLICIES if sched in schedulers]
+            rows = []
+            for counter in counters:
+                values = [get(entry, sched, "counters_per_s", counter) for sched in policies]
+                if counter != "run_ns" and any(is_positive(value) for value in values):
+                    rows.append("| %s | %s |" % (counter, " | ".join(number_or_dash(value, "%.1f")
+                                                                      for value in values)))
+            if rows:
+                lines += ["", "scx_burst's counters over the saturated runs (read just before and just after each "
+                          "run, per second of its window):", "",
+                          "| counter | %s |" % " | ".join(policies), "|---|%s" % ("---|" * len(policies))] + rows
             floor = entry.get("stall_floor") or {}
             lines += [
                 "",

@@ -367,7 +367,8 @@ class InteractiveTest(unittest.TestCase):
         suite = self.suite_with({
             "ia1": (2, self.runs("eevdf", 1, 100, 300, 400, 2000000000) + self.runs("burst", 1, 50, 300, 400, 1000000000)
                     + self.runs("eevdf", 2, 100, 300, 400, 2000000000) + self.runs("burst", 2, 150, 300, 400, 1000000000)),
-            "ia2": (2, self.runs("eevdf", 1, 500, 300, 400, 2000000000) + self.runs("burst", 1, 100, 300, 600, 2000000000)),
+            "ia2": (2, self.runs("eevdf", 1, 500, 300, 400, 2000000000) + self.runs("burst", 1, 100, 300, 600, 2000000000)
+                    + ["@@B ctr exp=ia_sat sched=burst rep=1 enqueue=300 runs=6"]),
         })
         results = analyze.interactive_results(suite)
         group = results["groups"]["ia"]
@@ -381,6 +382,9 @@ class InteractiveTest(unittest.TestCase):
         # no missed frames in the mix under either: 0 / 0 is 1
         self.assertEqual(group["burst"]["mix_render_missed"]["ratio"]["median"], 1)
         self.assertNotIn("main", results["groups"])
+        # 300 enqueues over the three saturated windows of 2 s
+        self.assertEqual(group["burst"]["counters_per_s"], {"enqueue": 50, "runs": 1})
+        self.assertNotIn("counters_per_s", group["eevdf"])
         # one boot: the ratios are per repeat
         suite = self.suite_with({"main": (4, self.runs("eevdf", 1, 100, 300, 400, 2000000000)
                                            + self.runs("burst", 1, 50, 300, 400, 1000000000)
