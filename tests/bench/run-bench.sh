@@ -103,7 +103,7 @@ else
 	guest=(reps=3 lat_s=8 sb_time=1 sb_threads=1-16 sb_reps=2 floor_s=3 ovh_s=3 ovh_reps=3 sw_n=10 cost_s=60 dom_s=2 trace_s=4
 	       ia_s=2 ia_reps=1)
 	ovh_guest=(ovh_s=3 ovh_reps=3 floor_s=3)
-	ia_guest=(reps=1 lat_s=3 ia_s=3 floor_s=2 trace_s=0)
+	ia_guest=(reps=1 lat_s=3 ia_s=2 floor_s=2 trace_s=0)
 	main_timeout=1800 ovh_timeout=600 ia_timeout=600
 	: "${ia_boots:=3}"
 fi
