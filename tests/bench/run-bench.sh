@@ -90,6 +90,9 @@ main_smp=4 ia_smp=2
 # the emulator mode of the latency experiments (no icount: guest time is
 # host time)
 ia_vm_args=()
+# the schedulers of every boot, in order (bench.sh's scheds; a name other
+# than eevdf, burst and deadline is a peer that /scenarios/peer.sh loads)
+bench_scheds=eevdf,burst,deadline
 if [ "$quick" = 1 ]; then
 	ovh_smps="2"
 	guest=(reps=1 lat_s=3 sb_time=1 sb_threads=1,4,16 floor_s=1 ovh_s=2 ovh_reps=1 sw_n=4 cost_s=5 dom_s=1 trace_s=2
@@ -107,6 +110,7 @@ else
 	main_timeout=1800 ovh_timeout=600 ia_timeout=600
 	: "${ia_boots:=3}"
 fi
+guest+=(scheds=$bench_scheds) ia_guest+=(scheds=$bench_scheds)
 [[ $ia_boots =~ ^[0-9]+$ ]] || die "--ia-boots: '$ia_boots' is not a count"
 ia_names=$(seq -f 'ia%g' 1 "$ia_boots" | tr '\n' ' ')
 qemu_settings="qemu-system-x86_64 ${QEMU_MACHINE[*]} -m $QEMU_MEM_MB ${QEMU_ICOUNT[*]}; kernel command line $QEMU_ICOUNT_APPEND; -smp $main_smp (overhead boots: ${ovh_smps// /, }); interactive-workload boots ${ia_names% }: -smp $ia_smp, run-vm.sh ${ia_vm_args[*]:-without --icount}"
