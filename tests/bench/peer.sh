@@ -11,6 +11,9 @@
 #   peer_on NAME [ARG...]
 #                      start scx_NAME, 0 once it is the enabled scheduler
 #   peer_off           stop it (SIGINT), wait until sched_ext is disabled
+# The kernel's config is linked to /boot/config-<release> at the first
+# peer_on: libbpf reads the peers' __kconfig externs from there (the image has
+# no /proc/config.gz), and scx_central on 7.3 does not load without it.
 # A peer's periodic output goes to /dev/null, its stderr (libbpf messages and
 # its "EXIT: <reason>" line) to /tmp/p.err, sent as "@@BERR" lines on error.
 
@@ -47,6 +50,10 @@ peer_on() {
 		echo "peer.sh: no $PEERS/scx_$dname" > /tmp/p.err
 		dpid=''
 	else
+		if [ ! -e "/boot/config-$(uname -r)" ] && [ -f "$PEERS/config" ]; then
+			mkdir -p /boot
+			ln -s "$PEERS/config" "/boot/config-$(uname -r)"
+		fi
 		"$PEERS/scx_$dname" "$@" < /dev/null > /dev/null 2> /tmp/p.err &
 		dpid=$!
 		if peer_wait "$dname" 60; then

@@ -22,10 +22,12 @@
 # Cache: ${SCX_BURST_CACHE:-/var/cache/scx-burst}/peers/<suite>/<release>/
 #   scx_<name>    the static binaries (debug info stripped)
 #   package       "linux-source-X.Y <version>", the compiler
+#   config        the kernel's config (libbpf resolves the peers' __kconfig
+#                 externs from /boot/config-<release>; peer.sh puts it there)
 #   failed        "<name> <first error line>" per peer that did not build
 #   logs/         the build output, one file per peer
-# A directory that exists is complete and is reused as it is (a second call
-# is instant); remove it to rebuild.  The two newest releases of a suite are
+# A directory with package and config is complete and is reused as it is (a
+# second call is instant); remove it to rebuild.  The two newest releases of a suite are
 # kept.  A peer that fails to build is named on stderr and left out; the
 # script fails (and caches nothing) only if none builds.  A cold build takes
 # 95-125 s on a busy 2-core machine (fetching 165 MB, unpacking, libbpf and
@@ -54,16 +56,17 @@ members=(tools/sched_ext tools/lib tools/include tools/build tools/scripts
 
 kdir=$cache/kernels/$suite/$rel
 dest=$cache/peers/$suite/$rel
-[ -f "$kdir/vmlinuz" ] && [ -f "$kdir/package" ] ||
+[ -f "$kdir/vmlinuz" ] && [ -f "$kdir/package" ] && [ -f "$kdir/config" ] ||
 	die "no kernel $suite/$rel in $cache/kernels (run tests/vm/kernels.sh $suite first)"
 
 mkdir -p "$cache/peers" || die "cannot create $cache/peers"
 exec 8>"$cache/peers/.lock" || die "cannot open $cache/peers/.lock"
 flock 8 || die "cannot lock $cache/peers/.lock"
-if [ -d "$dest" ]; then
+if [ -f "$dest/package" ] && [ -f "$dest/config" ]; then
 	echo "$dest"
 	exit 0
 fi
+rm -rf "$dest"
 
 for t in apt-get apt-cache dpkg-deb tar xz make gcc python3 strip objcopy bpftool zstd; do
 	command -v "$t" >/dev/null || die "'$t' not found (tests/setup-deps.sh installs it)"
@@ -135,6 +138,7 @@ if [ ${#built[@]} -eq 0 ]; then
 	mv "$stage/logs" "$cache/peers/$suite/failed-$rel"
 	die "$suite: no peer built from $src_pkg $ver (logs: $cache/peers/$suite/failed-$rel)"
 fi
+cp "$kdir/config" "$stage/config"
 printf '%s %s\n%s\n' "$src_pkg" "$ver" "$("$clang" --version | head -n1)" > "$stage/package"
 
 mkdir -p "$cache/peers/$suite"
