@@ -18,6 +18,11 @@
 # (vmlinux/gen-vmlinux-h.sh --btf) with the newest clang-NN on PATH
 # ($SCX_BURST_PEERS_CLANG overrides); each is then linked statically (the
 # test VM has no shared libraries for them).  Nothing of the source is kept.
+# -fno-builtin-memset: clang 19 merges the three NULL stores of scx_qmap's
+# qmap_fifo_remove() (7.2, 7.3) into a memset of an arena pointer and emits
+# it without the addr_space_cast that it gives plain stores, and the verifier
+# refuses qmap_dequeue ("R7 invalid mem access 'scalar'"); with memset not a
+# builtin, the stores stay stores and get the cast.
 #
 # Cache: ${SCX_BURST_CACHE:-/var/cache/scx-burst}/peers/<suite>/<release>/
 #   scx_<name>    the static binaries (debug info stripped)
@@ -119,7 +124,7 @@ built=()
 for p in "${peers[@]}"; do
 	plog=$stage/logs/$p.log
 	log "$suite: building $p"
-	if make -C "$work/src/tools/sched_ext" -j"$(nproc)" CLANG="$clang" \
+	if make -C "$work/src/tools/sched_ext" -j"$(nproc)" CLANG="$clang -fno-builtin-memset" \
 		VMLINUX_BTF="$work/vmlinux.btf" O="$work/out" "$p" > "$plog" 2>&1 &&
 	   gcc -static -o "$stage/$p" "$obj/sched_ext/$p.o" "$obj/libbpf/libbpf.a" \
 		-lelf -lz -lpthread >> "$plog" 2>&1 &&
