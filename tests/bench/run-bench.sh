@@ -29,6 +29,13 @@
 # tests/bench/analyze.py computes results, report and check from the logs
 # (docs/benchmarks.md); this script runs the boots and draws the plots.
 #
+# Before the image is built, tests/bench/peers.sh builds the kernel's own
+# sched_ext example schedulers (scx_simple, scx_qmap, scx_central,
+# scx_flatcg) for every kernel from Debian's linux-source of its version
+# (cached; about 100 s per kernel the first time); they go to
+# /scenarios/peers/<release>/ in the image (tests/bench/peer.sh runs them)
+# and are listed in DIR/peers.txt.  Without them the bench goes on.
+#
 # Boots (qemu TCG, one at a time): per kernel one boot at 4 vCPUs with every
 # experiment, then boots at 2 and 8 vCPUs for the per-callback overhead, all
 # with run-vm.sh --icount (-icount shift=2,sleep=off,align=off -seed 1,
