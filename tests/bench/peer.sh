@@ -9,8 +9,14 @@
 # valid() and the "@@B scx_error" records work for a peer as for scx_burst.
 #   peer_list          the peers built for this kernel (simple qmap ...)
 #   peer_on NAME [ARG...]
-#                      start scx_NAME, 0 once it is the enabled scheduler
-#   peer_off           stop it (SIGINT), wait until sched_ext is disabled
+#                      start scx_NAME, 0 once it is the enabled scheduler;
+#                      else "@@B scx_error ctx=NAME what=load_failed", 1
+#   peer_off           stop it (SIGINT), wait until sched_ext is disabled;
+#                      0 if it went as asked, else "@@B scx_error ctx=NAME
+#                      what=exit ...", 1
+# bench.sh's sched_on/sched_off call them with their output in
+# /tmp/peer.out and turn a non-zero status into a "skip" or "peer_error"
+# record (a peer's failure is not scx_burst's).
 # The kernel's config is linked to /boot/config-<release> at the first
 # peer_on: libbpf reads the peers' __kconfig externs from there (the image has
 # no /proc/config.gz), and scx_central on 7.3 does not load without it.
@@ -92,6 +98,8 @@ peer_off() {
 		errors=$((errors + 1))
 		B scx_error ctx="$dname" what=exit rc=$_rc state=$_st
 		send_file BERR /tmp/p.err
+		dpid=''
+		return 1
 	fi
 	dpid=''
 }
