@@ -29,6 +29,13 @@
 # tests/bench/analyze.py computes results, report and check from the logs
 # (docs/benchmarks.md); this script runs the boots and draws the plots.
 #
+# Before the image is built, tests/bench/peers.sh builds the kernel's own
+# sched_ext example schedulers (scx_simple, scx_qmap, scx_central,
+# scx_flatcg) for every kernel from Debian's linux-source of its version
+# (cached; about 100 s per kernel the first time); they go to
+# /scenarios/peers/<release>/ in the image (tests/bench/peer.sh runs them)
+# and are listed in DIR/peers.txt.  Without them the bench goes on.
+#
 # Boots (qemu TCG, one at a time): per kernel one boot at 4 vCPUs with every
 # experiment, then boots at 2 and 8 vCPUs for the per-callback overhead, all
 # with run-vm.sh --icount (-icount shift=2,sleep=off,align=off -seed 1,
@@ -118,6 +125,41 @@ qemu_settings="qemu-system-x86_64 ${QEMU_MACHINE[*]} -m $QEMU_MEM_MB ${QEMU_ICOU
 logs=$out/logs
 mkdir -p "$out" "$logs" || die "cannot create $out"
 
+# ---- the peers ----------------------------------------------------------
+# add_peers DIR < KERNELS: for each "suite release vmlinuz" line, the
+# kernel's own sched_ext schedulers (tests/bench/peers.sh) into
+# DIR/<release>/ (the image serves every kernel), and one line per kernel in
+# $out/peers.txt: "<suite> <release> <source package> <version> <peers...>",
+# or "<suite> <release> none".  Peers that cannot be built leave the bench
+# without them.
+add_peers() {
+	local dir=$1 suite rel vmlinuz ksuite pd names f
+	: > "$out/peers.txt"
+	while read -r suite rel vmlinuz; do
+		# a suite that fell back to another suite's kernel: that suite's cache
+		ksuite=$(basename "$(dirname "$(dirname "$vmlinuz")")")
+		if [ -d "$dir/$rel" ]; then
+			{ grep "^[^ ]* $rel " "$out/peers.txt" || true; } | head -n1 |
+				sed "s/^[^ ]*/$suite/" >> "$out/peers.txt"
+			continue
+		fi
+		if ! pd=$("$here/peers.sh" "$ksuite" "$rel" 2> >(sed 's/^/  /' >&2)); then
+			log "warning: no peer schedulers for $suite ($rel): the bench runs without them"
+			echo "$suite $rel none" >> "$out/peers.txt"
+			continue
+		fi
+		mkdir -p "$dir/$rel"
+		names=''
+		for f in "$pd"/scx_*; do
+			cp "$f" "$dir/$rel/"
+			names+=" ${f##*/}"
+		done
+		cp "$pd/config" "$dir/$rel/"
+		echo "$suite $rel $(head -n1 "$pd/package")$names" >> "$out/peers.txt"
+		log "peers for $suite ($rel):$names"
+	done
+}
+
 # ---- the boots ----------------------------------------------------------
 run_boots() {
 	local t0 image=$out/image kernels scen rel vmlinuz suite smp rc b0 b1 log
@@ -138,7 +180,11 @@ run_boots() {
 	rm -rf "$image" "$logs"
 	mkdir -p "$image/scenarios" "$logs"
 	scen=$image/scenarios
-	cp "$top/tests/vm/scenarios/lib.sh" "$here/bench.sh" "$scen/"
+	cp "$top/tests/vm/scenarios/lib.sh" "$here/bench.sh" "$here/peer.sh" "$scen/"
+
+	# shellcheck disable=SC2086
+	kernels=$("$top/tests/vm/kernels.sh" $suites) || die "tests/vm/kernels.sh failed"
+	add_peers "$scen/peers" <<< "$kernels"
 	gcc -O2 -Wall -Wextra -static -pthread -o "$scen/benchprobe" "$here/benchprobe.c" ||
 		die "cannot build benchprobe (static glibc: libc6-dev)"
 	log "building the initramfs"
@@ -147,8 +193,6 @@ run_boots() {
 		sed 's/^/  /' >&2
 	[ -f "$image/initramfs.cpio.zst" ] || die "no initramfs"
 
-	# shellcheck disable=SC2086
-	kernels=$("$top/tests/vm/kernels.sh" $suites) || die "tests/vm/kernels.sh failed"
 	: > "$out/boots.txt"
 	qemu_cmdline=''
 	while read -r suite rel vmlinuz; do
