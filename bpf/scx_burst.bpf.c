@@ -1529,6 +1529,8 @@ s32 BPF_STRUCT_OPS(burst_init_task, struct task_struct *p,
 			inherit = burst_max_u64(inherit, *children);
 		tctx->prev_burst_ns = inherit;
 		tctx->score = current_score(tctx);
+		tctx->vtime = burst_fork_vtime(vtime_now, tunables.slice_ns,
+					       task_nice_idx(p), tctx->score);
 	}
 	return 0;
 }

@@ -257,6 +257,24 @@ static inline u64 burst_vtime_delta(u64 delta_ns, u32 weight, u32 nice_idx,
 }
 
 /*
+ * Where a new task starts in the burst policy's vtime order: behind the
+ * queue's clock by what half a slice of running costs at the burst score
+ * it inherited (EEVDF's START_DEBIT, weighed by burst).  Starting at the
+ * clock itself put every child ahead of the queued hogs, so a loop that
+ * forks short children (stress-ng's fork workers, a build driver) won the
+ * CPU once per child whatever its own score; now a child of a CPU-heavy
+ * parent starts as far back as a hog's half slice costs (at most 68 x
+ * slice / 2 at score 39), a child of an interactive one half a slice back.
+ * The wait bound still runs it within max_wait_ms.
+ */
+static inline u64 burst_fork_vtime(u64 vtime_now, u64 slice_ns, u32 nice_idx,
+				   u32 score)
+{
+	return vtime_now + burst_vtime_delta(slice_ns / 2, BURST_CGROUP_WEIGHT_DFL,
+					     nice_idx, score);
+}
+
+/*
  * Lower bound of a waking task's vtime: at most one slice behind the
  * queue's clock, so a long sleep does not buy a long monopoly.
  */

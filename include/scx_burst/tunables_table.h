@@ -37,8 +37,8 @@ BURST_TUNABLE(burst_penalty_scale, burst_penalty_scale, UINT, 1, 1292, 0, 4096,
 	      "--burst-penalty-scale", "score steps per doubling of burst, x1024")
 BURST_TUNABLE(burst_smoothness, burst_smoothness, UINT, 1, 1, 0, BURST_MAX_SMOOTHNESS,
 	      "--burst-smoothness", "burst history averaging: a new burst weighs 2^-N")
-BURST_TUNABLE(burst_reset_us, burst_reset_ns, UINT, 1000, 1, 1, 10000000,
-	      "--burst-reset-us", "a sleep this long ends the burst; a shorter one only if it lasted a quarter of the burst, else it shrinks it (us; 1: every sleep, BORE's rule; 50000: see docs/policies.md)")
+BURST_TUNABLE(burst_reset_us, burst_reset_ns, UINT, 1000, 50000, 1, 10000000,
+	      "--burst-reset-us", "a sleep this long ends the burst; a shorter one only if it lasted a quarter of the burst, else it shrinks it (us; 1: every sleep ends it, BORE's rule; see docs/policies.md)")
 BURST_TUNABLE(preempt_margin, preempt_margin, UINT, 1, 3, 0, 39,
 	      "--preempt-margin", "burst score gap a waking task needs to preempt")
 BURST_TUNABLE(overflow_hold_us, overflow_hold_ns, UINT, 1000, 5000, 0, 1000000,

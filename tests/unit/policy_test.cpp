@@ -193,6 +193,28 @@ TEST(VtimeDelta, NoOverflowOnLongRuns)
 	EXPECT_NEAR((long double)d, expect, expect * 1e-4L);
 }
 
+// A new task starts half a slice of charge behind the clock, at its
+// inherited score: an interactive parent's child half a slice back, a
+// hog's child as far back as a hog's half slice costs, never past nice 19.
+TEST(ForkVtime, DebitGrowsWithInheritedScore)
+{
+	const uint64_t vnow = 1000 * kMs, slice = 5 * kMs;
+	EXPECT_EQ(burst_fork_vtime(vnow, slice, BURST_NICE_0_IDX, 0), vnow + slice / 2);
+	uint64_t last = vnow + slice / 2;
+	for (uint32_t s = 1; s <= 39; s++) {
+		uint64_t v = burst_fork_vtime(vnow, slice, BURST_NICE_0_IDX, s);
+		EXPECT_GE(v, last) << "score " << s;
+		last = v;
+	}
+	// score 16 (a hog after 1 s of CPU): 1.25^16 ~ 36x half a slice
+	uint64_t d16 = burst_fork_vtime(vnow, slice, BURST_NICE_0_IDX, 16) - vnow;
+	EXPECT_NEAR((double)d16 / (slice / 2), 1024.0 / 29.0, 1.0);
+	// clamped at nice 19's weight: at most 1024 / 15 ~ 68x
+	uint64_t d39 = burst_fork_vtime(vnow, slice, BURST_NICE_0_IDX, 39) - vnow;
+	EXPECT_NEAR((double)d39 / (slice / 2), 1024.0 / 15.0, 0.5);
+	EXPECT_EQ(burst_fork_vtime(vnow, slice, BURST_NICE_0_IDX + 19, 5), vnow + slice / 2);
+}
+
 TEST(VtimeFloor, SleeperGetsAtMostOneSlice)
 {
 	EXPECT_EQ(burst_vtime_floor(100, 1000 * kMs, 5 * kMs), 995 * kMs);
