@@ -17,10 +17,13 @@
 #   The backports suite is added by copying the URIs of the machine's own
 #   debian.sources, so no archive host is named here.  Backports has
 #   priority 100: only what we ask for with -t bookworm-backports comes
-#   from it.
+#   from it.  tests/vm/qemu10.sh also fetches qemu 10 from it (for
+#   run-vm.sh --mttcg; downloaded and unpacked, not installed: its
+#   libraries are those of the qemu 7.2 installed here).
 # - trixie and later, testing and unstable (whose os-release names the
 #   testing codename): everything from the release itself, with its
-#   default clang (the clang, llvm, lld and libclang-rt-dev packages).  No suite is added,
+#   default clang (the clang, llvm, lld and libclang-rt-dev packages), and
+#   its qemu is 10 or later (run-vm.sh --mttcg uses it).  No suite is added,
 #   and a bookworm-backports entry this script added before an upgrade is
 #   removed.
 # - anything else (Debian 11 and older, other distributions): refused.

@@ -2012,10 +2012,22 @@ def report_tracing_overhead(lines):
         lines += handle.read().rstrip("\n").split("\n") + [""]
 
 
+# Which qemu mode each experiment runs in, and why, with the check of the
+# faithful mode (tests/bench/faithful-check.sh, its own boots): kept next to
+# this file and copied into every report, after the setup.
+FAITHFUL_MODE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "faithful-mode.md")
+
+
+def report_faithful_mode(lines):
+    with open(FAITHFUL_MODE, encoding="utf-8") as handle:
+        lines += handle.read().rstrip("\n").split("\n") + [""]
+
+
 def report(results, plot_dir="benchmarks"):
     """docs/benchmarks.md of a results.json, as a string."""
     lines = []
     report_header(results, lines)
+    report_faithful_mode(lines)
     report_targets(results, lines, plot_dir)
     report_latency(results, lines, plot_dir)
     report_interactive(results, lines)

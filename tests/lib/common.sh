@@ -38,6 +38,8 @@ require_static() {
 # deterministic-time flags of --icount boots; run-vm.sh uses them, the
 # benchmark report quotes them.
 QEMU_MACHINE=(-machine q35 -cpu max -accel tcg,thread=single)
+# run-vm.sh --mttcg (qemu 10 of tests/vm/qemu10.sh): one host thread per vCPU
+QEMU_MACHINE_MTTCG=(-machine q35 -cpu max -accel tcg,thread=multi)
 QEMU_MEM_MB=2048
 QEMU_ICOUNT=(-icount shift=2,sleep=off,align=off -seed 1)
 QEMU_ICOUNT_APPEND=nokaslr

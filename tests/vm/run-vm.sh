@@ -3,7 +3,7 @@
 #
 # usage: tests/vm/run-vm.sh --kernel VMLINUZ --initrd CPIO [--smp N]
 #                           [--topology S,C,T] [--mem MB] [--timeout SECONDS]
-#                           [--icount] [--log FILE] [-- key=value ...]
+#                           [--icount | --mttcg] [--log FILE] [-- key=value ...]
 #
 #   --smp N        vCPUs (default 2)
 #   --topology S,C,T
@@ -16,6 +16,13 @@
 #                  300); qemu is killed after S + 60 s
 #   --icount       -icount 'shift=2,sleep=off,align=off' -seed 1 and nokaslr:
 #                  steadier numbers, for benchmarks
+#   --mttcg        the faithful mode: qemu 10 (tests/vm/qemu10.sh fetches it
+#                  on Debian 12) with -accel tcg,thread=multi, one host
+#                  thread per vCPU; for latency benchmarks at no more vCPUs
+#                  than host cores (tests/bench/faithful-mode.md).  Without
+#                  it, the host's qemu-system-x86_64 with one thread for all
+#                  vCPUs.  Multi-threaded TCG cannot count instructions:
+#                  --icount and --mttcg exclude each other
 #   --log FILE     also write the console to FILE
 #   key=value      appended to the kernel command line (the initramfs /init
 #                  of tests/vm/mkinitramfs.sh reads scenario=NAME and passes
@@ -32,7 +39,7 @@ die_status=125
 . "$(dirname "$0")/../lib/common.sh"
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-kernel='' initrd='' smp='' mem=$QEMU_MEM_MB limit=300 icount=0 log='' topology=''
+kernel='' initrd='' smp='' mem=$QEMU_MEM_MB limit=300 icount=0 mttcg=0 log='' topology=''
 words=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -45,6 +52,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--icount) icount=1; shift ;;
+	--mttcg) mttcg=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; words=("$@"); break ;;
 	*) die "unknown argument '$1' (see $0 --help)" ;;
@@ -55,6 +63,8 @@ done
 [ -n "$initrd" ] || die "--initrd CPIO is required"
 [ -f "$kernel" ] || die "$kernel: no such file"
 [ -f "$initrd" ] || die "$initrd: no such file"
+[ "$icount" = 0 ] || [ "$mttcg" = 0 ] ||
+	die "--icount and --mttcg exclude each other (qemu's multi-threaded TCG cannot count instructions)"
 smp_given=$smp
 [ -n "$smp" ] || smp=2
 for v in smp mem limit; do
@@ -74,10 +84,18 @@ fi
 for w in "${words[@]}"; do
 	[[ $w =~ ^[^[:space:]\"\']+$ ]] || die "bad kernel command-line word '$w'"
 done
-qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found (tests/setup-deps.sh installs it)"
+machine=("${QEMU_MACHINE[@]}")
+if [ "$mttcg" = 1 ]; then
+	q10=$("$(dirname "$0")/qemu10.sh") || die "no qemu 10 for --mttcg (tests/vm/qemu10.sh failed)"
+	read -r _ qemu q10_rest <<< "$q10"
+	read -r -a q10_args <<< "$q10_rest"
+	machine=("${q10_args[@]}" "${QEMU_MACHINE_MTTCG[@]}")
+else
+	qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found (tests/setup-deps.sh installs it)"
+fi
 
 append="console=ttyS0 quiet panic=-1"
-qargs=("${QEMU_MACHINE[@]}" -smp "$smp_arg" -m "$mem"
+qargs=("${machine[@]}" -smp "$smp_arg" -m "$mem"
 	-nodefaults -no-user-config -display none -serial stdio -no-reboot)
 if [ "$icount" = 1 ]; then
 	qargs+=("${QEMU_ICOUNT[@]}")
@@ -134,7 +152,7 @@ qpid=
 t1=$EPOCHREALTIME
 
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-summary="smp=$smp_arg icount=$icount"
+summary="smp=$smp_arg icount=$icount mttcg=$mttcg"
 [ -z "$boot_t" ] || summary+=" boot=$(secs "$t0" "$boot_t")s"
 [ -z "$exit_t" ] || summary+=" exit=$(secs "$t0" "$exit_t")s"
 summary+=" total=$(secs "$t0" "$t1")s"
