@@ -2,6 +2,7 @@
 # Generate vmlinux.h from a kernel bzImage, without booting it.
 #
 # usage: vmlinux/gen-vmlinux-h.sh VMLINUZ OUT_H
+#        vmlinux/gen-vmlinux-h.sh --btf VMLINUZ OUT_BTF
 #
 # The x86 boot header of the bzImage gives the offset and length of the
 # compressed kernel (payload_offset/payload_length); the payload (zstd on
@@ -10,12 +11,18 @@
 # The first line of OUT_H names the kernel release and the Debian package
 # (read from the `package` file that tests/vm/kernels.sh keeps next to the
 # vmlinuz, else from the version string inside the image).
+#
+# --btf writes the raw .BTF section instead (what the guest shows as
+# /sys/kernel/btf/vmlinux; tests/bench/peers.sh gives it to the kernel's
+# tools/sched_ext build as VMLINUX_BTF).
 set -euo pipefail
 
 prog=gen-vmlinux-h.sh
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || die "usage: $0 VMLINUZ OUT_H"
+btf_only=0
+[ "${1:-}" != --btf ] || { btf_only=1; shift; }
+[ $# -eq 2 ] || die "usage: $0 [--btf] VMLINUZ OUT_H|OUT_BTF"
 in=$1 out=$2
 [ -f "$in" ] || die "$in: no such file"
 for t in bpftool dd od objcopy; do
@@ -68,6 +75,15 @@ trap 'rm -rf "$tmp"' EXIT
 bytes "$poff" $((plen - 4)) | "${dec[@]}" > "$tmp/vmlinux" ||
 	die "$in: cannot decompress the payload with ${dec[*]}"
 [ "$(od -An -c -N 4 "$tmp/vmlinux" | tr -d ' ')" = 177ELF ] || die "$in: payload is not an ELF vmlinux"
+
+if [ "$btf_only" = 1 ]; then
+	objcopy -O binary --only-section=.BTF "$tmp/vmlinux" "$tmp/btf" 2>"$tmp/err" &&
+		[ -s "$tmp/btf" ] || die "$in: no .BTF section in the kernel (CONFIG_DEBUG_INFO_BTF off?)"
+	mkdir -p "$(dirname "$out")"
+	mv "$tmp/btf" "$out" || die "cannot write $out"
+	echo "$prog: wrote $out (BTF of Linux $release, $(wc -c < "$out") bytes)" >&2
+	exit 0
+fi
 
 if ! bpftool btf dump file "$tmp/vmlinux" format c > "$tmp/body.h" 2>"$tmp/err"; then
 	objcopy -O binary --only-section=.BTF "$tmp/vmlinux" "$tmp/btf" 2>>"$tmp/err" &&

@@ -307,6 +307,14 @@ class Suite:
         self.traces = {}              # sched -> trace record
         self.trace_files = {}         # (sched, file) -> (first line's place, [base64 lines])
         self.trace_stderr = {}        # sched -> [tracer stderr lines]
+        self.ia_runs = {}             # (boot, sched, rep, exp) -> ia record
+        self.ia_latency = {}          # (boot, sched, rep) -> lat record of a mode=ia boot
+        self.ia_floors = {}           # boot -> start floor record of a mode=ia boot
+        self.ia_params = {}           # boot -> start record of a boot with ia records
+        self.ia_boot_smp = {}         # boot -> vCPUs
+        self.ia_schedulers = []       # schedulers with ia records, in order of appearance
+        self.skips = []               # (boot, sched, why) of schedulers that could not be loaded
+        self.ia_counters = {}         # (boot, sched) -> {name: summed value} over the saturated windows
 
     def add_record(self, boot, smp, kind, fields, where):
         handler = getattr(self, "record_" + kind, None)
@@ -316,14 +324,21 @@ class Suite:
     def record_start(self, boot, smp, fields, where):
         if boot == "main":
             self.params = {k: v for k, v in fields.items() if k not in ("kernel", "mode")}
+        self.ia_params[boot] = fields
+        self.ia_boot_smp[boot] = smp
 
     def record_floor(self, boot, smp, fields, where):
         require(fields, ("id", "total_ns", "gap_ns"), where)
         if boot == "main":
             self.floors[fields["id"]] = fields
+        elif fields["id"] == "start":
+            self.ia_floors[boot] = fields
 
     def record_lat(self, boot, smp, fields, where):
         require(fields, ("sched", "rep", "valid", "window_ns"), where)
+        if boot != "main":
+            self.ia_latency[(boot, fields["sched"], fields["rep"])] = fields
+            return
         self.latency_runs[(fields["sched"], fields["rep"])] = fields
         self.latency_hogs = fields.get("hogs")
         self.repeats = max(self.repeats, fields["rep"])
@@ -332,6 +347,14 @@ class Suite:
 
     def record_ctr(self, boot, smp, fields, where):
         require(fields, ("exp", "sched", "rep"), where)
+        if fields["exp"] == "ia_sat":
+            totals = self.ia_counters.setdefault((boot, fields["sched"]), {})
+            for name, value in fields.items():
+                if name not in ("exp", "sched", "rep"):
+                    totals[name] = totals.get(name, 0) + value
+            return
+        if boot != "main":
+            return
         totals = self.counters.setdefault((fields["exp"], fields["sched"]), {})
         for name, value in fields.items():
             if name not in ("exp", "sched", "rep"):
@@ -421,6 +444,16 @@ class Suite:
     def record_cost(self, boot, smp, fields, where):
         require(fields, ("sched",), where)
         self.cost[fields["sched"]] = fields
+
+    def record_ia(self, boot, smp, fields, where):
+        require(fields, ("sched", "rep", "exp", "rc", "valid"), where)
+        self.ia_runs[(boot, fields["sched"], fields["rep"], fields["exp"])] = fields
+        if fields["sched"] not in self.ia_schedulers:
+            self.ia_schedulers.append(fields["sched"])
+
+    def record_skip(self, boot, smp, fields, where):
+        require(fields, ("sched", "why"), where)
+        self.skips.append((boot, fields["sched"], str(fields["why"])))
 
     def record_scx_error(self, boot, smp, fields, where):
         self.error_exits += 1
@@ -695,7 +728,7 @@ def domain_results(suite, medians):
 
 
 def overhead_vcpus(suite):
-    counts = [suite.main_smp] + [boot["vcpus"] for boot in suite.boots if boot["boot"] != "main"]
+    counts = [suite.main_smp] + [boot["vcpus"] for boot in suite.boots if boot["boot"].startswith("ovh")]
     return sorted(count for count in counts if count is not None)
 
 
@@ -1129,6 +1162,282 @@ def trace_picture(suite, sched, picture):
     return "%s-%s-%s.svg" % (suite, sched, picture)
 
 
+# ---- interactive workloads (issue 13) -------------------------------------------
+
+IA_EXPERIMENTS = ("idle", "sat", "mix")
+# key, what the report calls it, which way is better ("lower", "higher" or
+# "" for counts shown for comparison), the report's number format
+IA_METRICS = (
+    ("render_wake_p50_us", "renderer wakeup delay p50, us", "lower", "%.0f"),
+    ("render_wake_p99_us", "renderer wakeup delay p99, us", "lower", "%.0f"),
+    ("render_resp_p50_us", "renderer response p50, us", "lower", "%.0f"),
+    ("render_resp_p99_us", "renderer response p99, us", "lower", "%.0f"),
+    ("render_missed", "frames missed, share of periods", "lower", "%.3f"),
+    ("pp_load_p50_us", "ping-pong round trip p50 under load, us", "lower", "%.0f"),
+    ("pp_load_p99_us", "ping-pong round trip p99 under load, us", "lower", "%.0f"),
+    ("pp_load_rate", "ping-pong round trips/s under load", "higher", "%.0f"),
+    ("fork_cpu_share", "fork workers' CPU time, s per s", "higher", "%.3f"),
+    ("fork_loops_per_s", "fork workers' loops/s", "higher", "%.1f"),
+    ("hogs_cpu_share", "hogs' run time, s per s", "higher", "%.3f"),
+    ("sat_switches_per_s", "context switches/s (saturated)", "", "%.0f"),
+    ("sat_migrations_per_s", "migrations/s (saturated)", "lower", "%.1f"),
+    ("pp_idle_p50_us", "idle ping-pong round trip p50, us", "lower", "%.0f"),
+    ("pp_idle_p99_us", "idle ping-pong round trip p99, us", "lower", "%.0f"),
+    ("pp_idle_rate", "idle ping-pong round trips/s", "higher", "%.0f"),
+    ("idle_switches_per_s", "context switches/s (idle ping-pong)", "", "%.0f"),
+    ("idle_migrations_per_s", "migrations/s (idle ping-pong)", "lower", "%.1f"),
+    ("build_jobs_per_s", "build jobs/s (desktop mix)", "higher", "%.2f"),
+    ("build_work_share", "build job CPU time finished, s per s", "higher", "%.3f"),
+    ("mix_render_wake_p50_us", "mix: renderer wakeup delay p50, us", "lower", "%.0f"),
+    ("mix_render_wake_p99_us", "mix: renderer wakeup delay p99, us", "lower", "%.0f"),
+    ("mix_render_missed", "mix: frames missed, share of periods", "lower", "%.3f"),
+    ("mix_pp_p50_us", "mix: ping-pong round trip p50, us", "lower", "%.0f"),
+    ("mix_pp_p99_us", "mix: ping-pong round trip p99, us", "lower", "%.0f"),
+    ("mix_switches_per_s", "context switches/s (desktop mix)", "", "%.0f"),
+    ("mix_migrations_per_s", "migrations/s (desktop mix)", "lower", "%.1f"),
+    ("lat_p50_us", "cyclictest wakeup latency p50, us", "lower", "%.0f"),
+    ("lat_p99_us", "cyclictest wakeup latency p99, us", "lower", "%.0f"),
+)
+IA_METRIC_KEYS = tuple(metric[0] for metric in IA_METRICS)
+# the targets of issue 13: name, policies, what the report calls it, and
+# (metric, "<=" or ">=", limit) on the median ratio to EEVDF
+IA_SATURATED = (("render_wake_p50_us", "<=", 1.0), ("render_wake_p99_us", "<=", 0.5),
+                ("render_missed", "<=", 0.5), ("pp_load_p50_us", "<=", 1.0))
+IA_TARGETS = (
+    ("saturated", ("burst",), "renderer wakeup p50 <= 1.0x and p99 <= 0.5x, frames missed <= 0.5x, "
+     "ping-pong p50 under load <= 1.0x", IA_SATURATED),
+    ("idle_rate", ("burst",), "idle ping-pong rate >= 1.0x", (("pp_idle_rate", ">=", 1.0),)),
+    ("peers", ("burst",), "ahead of every peer scheduler on each of the above", None),
+    ("hogs", POLICIES, "hogs keep >= 0.6x next to fork workers and interactive tasks",
+     (("hogs_cpu_share", ">=", 0.6),)),
+    ("migrations", POLICIES, "migrations/s no more than EEVDF's",
+     (("sat_migrations_per_s", "<=", 1.0), ("mix_migrations_per_s", "<=", 1.0),
+      ("idle_migrations_per_s", "<=", 1.0))),
+    ("p50", ("deadline",), "p50 metrics no worse than EEVDF",
+     tuple((metric, "<=", 1.0) for metric in ("render_wake_p50_us", "render_resp_p50_us", "pp_load_p50_us",
+                                              "pp_idle_p50_us", "mix_render_wake_p50_us", "mix_pp_p50_us",
+                                              "lat_p50_us"))),
+)
+
+
+def share_ratio(numerator, denominator):
+    """numerator / denominator for a same-boot ratio, with 0 / 0 = 1 (both
+    saw none: no difference); None if either is missing or only the
+    denominator is 0."""
+    if is_number(numerator) and is_number(denominator) and numerator == 0 and denominator == 0:
+        return 1.0
+    return ratio(numerator, denominator)
+
+
+def per_second(count, seconds):
+    return count / seconds if is_number(count) and is_number(seconds) and seconds > 0 else None
+
+
+def ia_run_metrics(suite, boot, sched, rep):
+    """The metrics of one scheduler in one repeat of one boot: {key: value}
+    (None where the workload did not run or was not valid)."""
+    values = dict.fromkeys(IA_METRIC_KEYS)
+
+    def summary(exp, name):
+        return histogram_summary(suite.histogram(boot, "ia.%s.%s.%s.%s" % (exp, sched, number_text(rep), name)))
+
+    for exp in IA_EXPERIMENTS:
+        run = suite.ia_runs.get((boot, sched, rep, exp))
+        if run is None or run["rc"] != 0 or run["valid"] != 1 or not is_number(run.get("elapsed_ns")):
+            continue
+        seconds = run["elapsed_ns"] / 1e9
+        switches = sum(value for key, value in run.items() if key.endswith("_switches") and is_number(value))
+        migrations = sum(value for key, value in run.items() if key.endswith("_migrations") and is_number(value))
+        prefix = {"sat": "", "mix": "mix_", "idle": ""}[exp]
+        values["%s_switches_per_s" % exp] = per_second(switches, seconds)
+        values["%s_migrations_per_s" % exp] = per_second(migrations, seconds)
+        if "render_frames" in run:
+            wake, resp = summary(exp, "render_wake"), summary(exp, "render_resp")
+            values[prefix + "render_wake_p50_us"] = wake["p50"]
+            values[prefix + "render_wake_p99_us"] = wake["p99"]
+            if exp == "sat":
+                values["render_resp_p50_us"] = resp["p50"]
+                values["render_resp_p99_us"] = resp["p99"]
+            # a period without a frame done in it: late frames and the
+            # periods dropped while a late frame still ran
+            periods = run["render_frames"] + run.get("render_dropped", 0)
+            values[prefix + "render_missed"] = ratio(run["render_misses"] + run.get("render_dropped", 0),
+                                                     periods)
+        if "pp_trips" in run:
+            rtt = summary(exp, "pp_rtt")
+            name = {"sat": "pp_load", "idle": "pp_idle", "mix": "mix_pp"}[exp]
+            values[name + "_p50_us"] = rtt["p50"]
+            values[name + "_p99_us"] = rtt["p99"]
+            if exp != "mix":
+                values[name + "_rate"] = per_second(run["pp_trips"], seconds)
+        if "fork_cpu_ns" in run:
+            values["fork_cpu_share"] = per_second(run["fork_cpu_ns"] / 1e9, seconds)
+            values["fork_loops_per_s"] = per_second(run.get("fork_loops"), seconds)
+        if "hogs_run_ns" in run:
+            values["hogs_cpu_share"] = per_second(run["hogs_run_ns"] / 1e9, seconds)
+        if "build_jobs" in run:
+            values["build_jobs_per_s"] = per_second(run["build_jobs"], seconds)
+            values["build_work_share"] = per_second(run.get("build_work_ms", 0) / 1000, seconds)
+    lat = (suite.latency_runs.get((sched, rep)) if boot == "main"
+           else suite.ia_latency.get((boot, sched, rep)))
+    if lat is not None and lat["valid"] == 1:
+        cyclic = histogram_summary(suite.histogram(boot, "lat.%s.%s" % (sched, number_text(rep))))
+        if cyclic["n"]:
+            values["lat_p50_us"], values["lat_p99_us"] = cyclic["p50"], cyclic["p99"]
+    return values
+
+
+def ia_ratio_values(per_run, sched, boots):
+    """The ratios a table shows for sched: {metric: [ratio]}.  Each ratio
+    pairs a repeat with the EEVDF run of the same repeat in the same boot;
+    with several boots, each boot's ratio is the median of its repeats and
+    the list holds one per boot, else one per repeat."""
+    ratios = {key: [] for key in IA_METRIC_KEYS}
+    for key in IA_METRIC_KEYS:
+        per_boot = []
+        for boot in boots:
+            reps = sorted(rep for (b, s, rep) in per_run if b == boot and s == sched)
+            boot_ratios = []
+            for rep in reps:
+                base = per_run.get((boot, "eevdf", rep))
+                if base is None:
+                    continue
+                value = share_ratio(per_run[(boot, sched, rep)][key], base[key])
+                if value is not None:
+                    boot_ratios.append(value)
+            if boot_ratios:
+                per_boot.append(boot_ratios)
+        if len(boots) > 1:
+            ratios[key] = [median(values) for values in per_boot]
+        else:
+            ratios[key] = [value for values in per_boot for value in values]
+    return ratios
+
+
+def ia_floor(suite, boots):
+    """The stall floor at the start of boots: min-median-max over them."""
+    stalled, p99, peak, seconds = [], [], [], []
+    for boot in boots:
+        record = suite.floors.get("start") if boot == "main" else suite.ia_floors.get(boot)
+        if record is None:
+            continue
+        summary = histogram_summary(suite.histogram(boot, "floor.start"))
+        value = percent(record["gap_ns"], record["total_ns"])
+        if value is not None:
+            stalled.append(value)
+        if summary["n"]:
+            p99.append(summary["p99"])
+            peak.append(summary["max"])
+        floor_s = (suite.ia_params.get(boot) or {}).get("floor_s")
+        if is_number(floor_s):
+            seconds.append(floor_s)
+    return {"seconds": round6(median(seconds)), "stalled_pct": min_median_max(stalled),
+            "gap_p99_us": min_median_max(p99), "gap_max_us": min_median_max(peak)}
+
+
+def ia_check_text(metric, operator, limit, value):
+    """One metric's part of a target's detail."""
+    name = metric[:-3] if metric.endswith("_us") else metric
+    if value is None:
+        return "%s n/a" % name
+    ok = value <= limit if operator == "<=" else value >= limit
+    return "%s %s (%s %.2fx%s)" % (name, times(value), operator, limit,
+                                  "" if ok else ": missed by %.2fx" % abs(value - limit))
+
+
+def ia_targets(ratios, schedulers):
+    """Issue 13's targets of one group: {target: {policy: {met, detail}}}
+    from the median ratios (ratios[sched][metric])."""
+    results = {}
+    peers = [sched for sched in schedulers if sched not in SCHEDULERS]
+    for name, policies, _, checks in IA_TARGETS:
+        entry = results[name] = {}
+        for policy in policies:
+            if policy not in ratios:
+                entry[policy] = target("n/a", "not run")
+                continue
+            mine = ratios[policy]
+            if name == "peers":
+                if not peers:
+                    entry[policy] = target("n/a", "no peer scheduler ran")
+                    continue
+                parts, ok, known = [], True, True
+                for peer in peers:
+                    for metric, operator, _ in IA_SATURATED + (("pp_idle_rate", ">=", 1.0),):
+                        value, other = mine.get(metric), ratios[peer].get(metric)
+                        if value is None or other is None:
+                            known = False
+                            continue
+                        ahead = value <= other if operator == "<=" else value >= other
+                        if not ahead:
+                            ok = False
+                            parts.append("%s %s vs %s's %s" % (metric.replace("_us", ""), times(value),
+                                                               peer, times(other)))
+                entry[policy] = target(verdict(ok) if known else "n/a",
+                                       "; ".join(parts) if parts else
+                                       ("ahead or level on every metric" if known else "a ratio is missing"))
+                continue
+            values = [mine.get(metric) for metric, _, _ in checks]
+            if any(value is None for value in values):
+                met = "n/a"
+            else:
+                met = verdict(all(value <= limit if operator == "<=" else value >= limit
+                                  for value, (_, operator, limit) in zip(values, checks)))
+            entry[policy] = target(met, ", ".join(
+                ia_check_text(metric, operator, limit, value)
+                for value, (metric, operator, limit) in zip(values, checks)))
+    return results
+
+
+def interactive_results(suite):
+    """The interactive workloads: per group of boots (the main boot; the
+    mode=ia boots), per scheduler, every metric's median (min-max) and its
+    ratio to EEVDF, the stall floor and the targets."""
+    groups = {}
+    ia_boots = [boot["boot"] for boot in suite.boots if boot["boot"].startswith("ia")]
+    for group, boots in (("main", ["main"]), ("ia", ia_boots)):
+        boots = [boot for boot in boots if any(key[0] == boot for key in suite.ia_runs)]
+        if not boots:
+            continue
+        schedulers = [sched for sched in SCHEDULERS if sched in suite.ia_schedulers] + [
+            sched for sched in suite.ia_schedulers if sched not in SCHEDULERS]
+        per_run = {}
+        for (boot, sched, rep, _) in suite.ia_runs:
+            if boot in boots:
+                per_run[(boot, sched, rep)] = ia_run_metrics(suite, boot, sched, rep)
+        params = suite.ia_params.get(boots[0]) or {}
+        entry = {"boots": boots, "vcpus": round6(suite.ia_boot_smp.get(boots[0])),
+                 "seconds": round6(params.get("ia_s")),
+                 "reps": max(rep for (boot, _, rep) in per_run),
+                 "schedulers": schedulers, "stall_floor": ia_floor(suite, boots)}
+        medians = {}
+        for sched in schedulers:
+            runs = [values for (boot, s, _), values in sorted(per_run.items(), key=lambda item: str(item[0]))
+                    if s == sched]
+            node = entry[sched] = {}
+            ratios = ia_ratio_values(per_run, sched, boots) if sched != "eevdf" else {}
+            medians[sched] = {}
+            for key in IA_METRIC_KEYS:
+                metric = node[key] = {"value": min_median_max(
+                    [values[key] for values in runs if values[key] is not None])}
+                if sched != "eevdf":
+                    metric["ratio"] = min_median_max(ratios[key])
+                    medians[sched][key] = median(ratios[key])
+            # scx_burst's counters over the saturated windows, per second
+            window_s = sum(run["elapsed_ns"] for (boot, s, _, exp), run in suite.ia_runs.items()
+                           if boot in boots and s == sched and exp == "sat" and is_number(run.get("elapsed_ns"))) / 1e9
+            totals = {}
+            for boot in boots:
+                for name, value in suite.ia_counters.get((boot, sched), {}).items():
+                    totals[name] = totals.get(name, 0) + value
+            if totals and window_s > 0:
+                node["counters_per_s"] = {name: round6(value / window_s) for name, value in sorted(totals.items())}
+        entry["targets"] = ia_targets(medians, schedulers)
+        groups[group] = entry
+    skipped = sorted({"%s: %s" % (sched, why) for _, sched, why in suite.skips})
+    return {"groups": groups, "skipped": skipped} if groups or skipped else {}
+
+
 def suite_results(suite, plot_data, pictures=None):
     latency_medians, throughput_medians, domain_medians, worst = {}, {}, {}, {}
     results = {"release": suite.release, "vcpus": round6(suite.main_smp),
@@ -1137,6 +1446,7 @@ def suite_results(suite, plot_data, pictures=None):
     results["stall_floor"] = stall_floor_results(suite, plot_data)
     results["latency"] = latency_results(suite, plot_data, latency_medians)
     results["trace"] = trace_results(suite, pictures)
+    results["interactive"] = interactive_results(suite)
     results["throughput"] = throughput_results(suite, plot_data, throughput_medians)
     results["primary_domain"] = domain_results(suite, domain_medians)
     results["overhead"], vcpu_range = overhead_results(suite, worst)
@@ -1265,12 +1575,13 @@ def report_header(results, lines):
         "",
         "## Running it",
         "",
-        "    tests/bench/run-bench.sh            # full suite, both kernels, ~15 min; rewrites this file",
-        "    tests/bench/run-bench.sh --quick    # ~3 min smoke run, one kernel, writes build/bench only",
+        "    tests/bench/run-bench.sh            # full suite, both kernels, ~25 min; rewrites this file",
+        "    tests/bench/run-bench.sh --quick    # ~6 min smoke run, one kernel, writes build/bench only",
         "",
         "Results go to `build/bench/results.json` (`--out DIR` to change), the console",
         "logs of every boot to `build/bench/logs/`.  `--daemon PATH` benchmarks a given static",
         "`scx_burst` instead of building one; `--check FILE` validates a results file;",
+        "`--ia-boots K` sets the number of interactive-workload boots per kernel (default 3);",
         "`--reanalyze` rebuilds results and report from the saved logs (`tests/bench/analyze.py`,",
         "unit-tested on saved logs as `bench_analyzer`).  ctest runs the",
         "quick mode as `bench_smoke` (label `vm`), which checks the JSON but never touches",
@@ -1291,7 +1602,7 @@ def report_header(results, lines):
                                                  text(kernel.get("vcpus")), ", ".join(boots)))
     lines += [
         "",
-        "- qemu: %s (`tests/vm/run-vm.sh --icount`)." % text(meta.get("qemu_settings")),
+        "- qemu: %s (`tests/vm/run-vm.sh`)." % text(meta.get("qemu_settings")),
         "- %s." % text(meta.get("qemu_version")),
         "- Command line of the first boot: `%s`." % text(meta.get("qemu_cmdline")),
         "- Guest: the busybox initramfs of `tests/vm/mkinitramfs.sh` plus bpftool, the",
@@ -1412,6 +1723,123 @@ def report_latency(results, lines, plot_dir):
                                                        number_or_dash(deadline, "%.1f")))
             lines.append("")
         report_trace(kernel, name, lines, plot_dir)
+
+
+IA_GROUP_TITLES = {
+    "main": "main boot: %s vCPUs, single-threaded TCG with icount, %s repeat(s)",
+    "ia": "boots %s: %s vCPUs, the interactive emulator mode, one ratio per boot",
+}
+
+
+def ia_scheduler_title(sched):
+    return scheduler_name(sched) if sched in SCHEDULERS else sched
+
+
+def report_interactive(results, lines):
+    lines += [
+        "## Interactive workloads (issue 13)",
+        "",
+        "`benchprobe ia` ([benchprobe.c](../tests/bench/benchprobe.c)) runs each workload for a",
+        "fixed window whose parts start and end together, under every scheduler in turn,",
+        "interleaved as above:",
+        "",
+        "- *saturated*: a frame-paced renderer (60 Hz: it sleeps to each 16.667 ms period's",
+        "  start with an absolute deadline, then spins 4 ms of its own CPU time) and a pipe",
+        "  ping-pong between two threads, beside nCPU fork workers (fork, a 100 us child,",
+        "  waitpid, then 5 ms of CPU: the stress-ng --fork pattern) and 3 x nCPU spinning",
+        "  hogs in a process of their own.  *Wakeup delay* is the actual wake minus the",
+        "  period's start, *response* the period's start to the work done; a period",
+        "  *missed* has no frame done within it (late frames, and periods dropped while a",
+        "  late frame still ran).  The fork workers' throughput is their own CPU time, the",
+        "  hogs' their run time without the emulator's gaps (as experiment 4's hogs).",
+        "- *idle*: the ping-pong alone; its round trips per second.",
+        "- *desktop mix*: a parallel build (2 x nCPU job slots, each forking one job after",
+        "  the other, jobs of 20-200 ms of CPU from a fixed pseudo-random sequence; jobs",
+        "  finished per second) with the renderer and the ping-pong.",
+        "- The cyclictest latency of experiment 1 in the same boots.",
+        "",
+        "They run in two emulator modes, never compared with each other: in the main boot",
+        "(single-threaded TCG with icount at 4 vCPUs, as experiments 1-6, where every vCPU",
+        "stops most of the time) and in boots of their own at 2 vCPUs that run only the",
+        "stall floor, experiment 1 and these workloads, in the emulator mode of the Setup",
+        "line above (meant to be the faithful one: one host thread per vCPU), several boots",
+        "so that each ratio is a median over boots.",
+        "",
+        "Context switches and migrations per second are `nr_switches` and",
+        "`se.nr_migrations` of `/proc/.../sched` summed over the workload's tasks (the",
+        "forked children read their own before they exit): counts that do not depend on the",
+        "emulator's clock.  Percentiles are nearest-rank over each run's histogram (us,",
+        "3 significant digits above 1 ms).  Ratios pair each run with the EEVDF run of the",
+        "same repeat in the same boot (0 / 0 counts as 1); with several boots the ratio of",
+        "a boot is the median of its repeats, and the table gives the median of the boots'",
+        "ratios (min–max over boots), else the median (min–max) over repeats.  The absolute",
+        "columns are medians over all runs.  Schedulers other than EEVDF and scx_burst",
+        "(peers loaded by the scenario's `peer.sh`) get a column of their own when they ran.",
+        "",
+    ]
+    any_group = False
+    for name, kernel in suites_of(results):
+        interactive = kernel.get("interactive") or {}
+        for group in ("main", "ia"):
+            entry = get(interactive, "groups", group)
+            if not entry:
+                continue
+            any_group = True
+            schedulers = entry.get("schedulers") or []
+            others = [sched for sched in schedulers if sched != "eevdf"]
+            boots = entry.get("boots") or []
+            title = IA_GROUP_TITLES[group] % (
+                (text(entry.get("vcpus")), text(entry.get("reps"))) if group == "main"
+                else (", ".join(boots), text(entry.get("vcpus"))))
+            lines += ["### %s kernel, %s" % (name, title), "",
+                      "| metric | %s | %s |" % (" | ".join(ia_scheduler_title(s) for s in schedulers),
+                                              " | ".join("%s / EEVDF" % s for s in others)),
+                      "|---|%s" % ("---|" * (len(schedulers) + len(others)))]
+            for key, label, better, spec in IA_METRICS:
+                values = [number_or_dash(get(entry, sched, key, "value", "median"), spec) for sched in schedulers]
+                ratios = [range_text(get(entry, sched, key, "ratio"), "%.2f") for sched in others]
+                if all(value == "–" for value in values):
+                    continue
+                lines.append("| %s%s | %s | %s |" % (label, {"lower": " ↓", "higher": " ↑"}.get(better, ""),
+                                                      " | ".join(values), " | ".join(ratios)))
+            counters = sorted({counter for sched in schedulers
+                               for counter in (get(entry, sched, "counters_per_s") or {})})
+            policies = [sched for sched in POLICIES if sched in schedulers]
+            rows = []
+            for counter in counters:
+                values = [get(entry, sched, "counters_per_s", counter) for sched in policies]
+                if counter != "run_ns" and any(is_positive(value) for value in values):
+                    rows.append("| %s | %s |" % (counter, " | ".join(number_or_dash(value, "%.1f")
+                                                                      for value in values)))
+            if rows:
+                lines += ["", "scx_burst's counters over the saturated runs (read just before and just after each "
+                          "run, per second of its window):", "",
+                          "| counter | %s |" % " | ".join(policies), "|---|%s" % ("---|" * len(policies))] + rows
+            floor = entry.get("stall_floor") or {}
+            lines += [
+                "",
+                "Emulator stall floor beside this table (a pinned spinner per vCPU, nothing else, "
+                "%s s at the start of %s): stalled %s %% of the time, gap p99 %s ms, max %s ms%s."
+                % (number_or_dash(floor.get("seconds"), "%.0f"), "each boot" if len(boots) > 1 else "the boot",
+                   range_text(floor.get("stalled_pct"), "%.1f"), range_text(floor.get("gap_p99_us"), "%.1f", 1000),
+                   range_text(floor.get("gap_max_us"), "%.1f", 1000),
+                   " (median, min–max over the boots)" if len(boots) > 1 else ""),
+                "",
+                "| target (issue 13) | burst | deadline |",
+                "|---|---|---|",
+            ]
+            for target_name, policies, description, _ in IA_TARGETS:
+                cells = []
+                for policy in POLICIES:
+                    node = get(entry, "targets", target_name, policy)
+                    cells.append("%s: %s" % (met_text(node), text(get(node, "detail"))) if node else "")
+                lines.append("| %s | %s | %s |" % (description, cells[0], cells[1]))
+            lines.append("")
+        if interactive.get("skipped"):
+            lines += ["%s kernel: schedulers that could not be loaded: %s." % (
+                name, "; ".join("`%s`" % item for item in interactive["skipped"])), ""]
+    if not any_group:
+        lines += ["Not run (this run's bench.sh sent no `@@B ia` record).", ""]
 
 
 def seconds_against(value, edge):
@@ -1769,6 +2197,7 @@ def report(results, plot_dir="benchmarks"):
     report_header(results, lines)
     report_targets(results, lines, plot_dir)
     report_latency(results, lines, plot_dir)
+    report_interactive(results, lines)
     report_throughput(results, lines, plot_dir)
     report_domain(results, lines)
     report_overhead(results, lines)
@@ -1795,6 +2224,15 @@ def lookup(results, path):
         else:
             return MISSING
     return node
+
+
+# what check requires of every interactive group (ratios only where EEVDF
+# cannot have measured 0)
+IA_CHECKED = ("render_wake_p50_us", "render_wake_p99_us", "render_missed", "pp_load_p50_us", "pp_idle_p50_us",
+              "pp_idle_rate", "fork_cpu_share", "hogs_cpu_share", "sat_migrations_per_s", "build_jobs_per_s",
+              "lat_p50_us")
+IA_CHECKED_RATIOS = ("render_wake_p50_us", "pp_load_p50_us", "pp_idle_p50_us", "pp_idle_rate",
+                     "fork_cpu_share", "hogs_cpu_share")
 
 
 class Checker:
@@ -1896,6 +2334,30 @@ class Checker:
             self.need_number("%s.daemon_cost.%s.cpu_pct" % (kernel, sched), "experiment 6, " + sched)
             self.need_number("%s.daemon_cost.%s.peak_rss_mib" % (kernel, sched), "experiment 6, " + sched)
         self.need_number(kernel + ".live_switch.error_exits", "experiment 5 watchdog exits")
+        self.check_interactive(kernel)
+
+    def check_interactive(self, kernel):
+        """The interactive workloads: the main boot's group, and the mode=ia
+        boots' group when the run booted any, with numbers for EEVDF and
+        both policies (peers are optional)."""
+        groups = ["main"]
+        boots = lookup(self.results, kernel + ".boots")
+        if isinstance(boots, list) and any(isinstance(boot, dict) and str(boot.get("boot", "")).startswith("ia")
+                                           for boot in boots):
+            groups.append("ia")
+        for group in groups:
+            prefix = "%s.interactive.groups.%s" % (kernel, group)
+            what = "interactive workloads, %s" % ("main boot" if group == "main" else "ia boots")
+            if lookup(self.results, prefix) is MISSING:
+                self.problems.append("%s missing (%s)" % (prefix, what))
+                continue
+            for sched in SCHEDULERS:
+                for metric in IA_CHECKED:
+                    self.need_number("%s.%s.%s.value.median" % (prefix, sched, metric), "%s, %s" % (what, sched))
+                    if sched != "eevdf" and metric in IA_CHECKED_RATIOS:
+                        self.need_number("%s.%s.%s.ratio.median" % (prefix, sched, metric),
+                                         "%s ratio, %s" % (what, sched))
+            self.need_number(prefix + ".stall_floor.stalled_pct.median", what + ", stall floor")
 
     def check_trace(self, kernel, sched):
         """The traced window of experiment 1: the tracer succeeded, its

@@ -104,7 +104,8 @@ class FixtureTest(unittest.TestCase):
 
     def test_quick_run_counting_steps(self):
         results = self.run_fixture("quick-steps")
-        self.assertEqual(analyze.check(results), [])
+        # run before bench.sh ran the interactive workloads: all it lacks
+        self.assertEqual([p for p in analyze.check(results) if ".interactive." not in p], [])
         overhead = results["kernels"]["sid"]["overhead"]
         self.assertEqual(overhead["steps"]["bounds"], analyze.step_bounds())
         for sched in analyze.POLICIES:
@@ -117,6 +118,19 @@ class FixtureTest(unittest.TestCase):
                         self.assertGreater(entry["calls"], 0)
                         self.assertAlmostEqual(entry["steps_per_call"], entry["steps"] / entry["calls"], places=4)
         self.assertIn(results["kernels"]["sid"]["targets"]["t4"]["burst"]["met"], ("yes", "no"))
+
+    def test_quick_run_with_the_interactive_workloads(self):
+        results = self.run_fixture("quick-ia")
+        sid = results["kernels"]["sid"]
+        self.assertTrue(sid["complete"])
+        # the ia boot runs no overhead windows: the vCPU counts are main's and ovh2's
+        self.assertEqual(sid["overhead"]["vcpus"], [2, 4])
+        for group in ("main", "ia"):
+            entry = sid["interactive"]["groups"][group]
+            self.assertEqual(entry["schedulers"], list(analyze.SCHEDULERS), group)
+            for sched in analyze.SCHEDULERS:
+                self.assertGreater(entry[sched]["pp_idle_rate"]["value"]["median"], 0, (group, sched))
+        self.assertEqual(sid["interactive"]["groups"]["ia"]["boots"], ["ia1"])
 
     def test_two_kernels_with_errors_and_a_timed_out_boot(self):
         results = self.run_fixture("two-kernels")
@@ -392,6 +406,149 @@ class StepsTest(unittest.TestCase):
         analyze.step_growth({}, [], worst)
         self.assertEqual(analyze.step_target(worst, "burst")["met"], "n/a")
 
+class InteractiveTest(unittest.TestCase):
+    """The interactive workloads (issue 13): metrics, ratios and targets
+    worked out by hand."""
+
+    def suite_with(self, lines_by_boot):
+        """A Suite fed "@@B" lines per boot ({boot: (vcpus, [line])})."""
+        suite = analyze.Suite("sid", "7.2")
+        for boot, (smp, lines) in lines_by_boot.items():
+            suite.boots.append({"boot": boot, "vcpus": smp, "rc": 0, "wall_s": 1, "complete": True})
+            for number, line in enumerate(lines, 1):
+                words = line.split()
+                where = "%s:%d" % (boot, number)
+                if words[1] == "hist":
+                    suite.add_histogram(boot, words[2:], where)
+                else:
+                    suite.add_record(boot, smp, words[1], analyze.parse_fields(words[2:], where), where)
+        return suite
+
+    def runs(self, sched, rep, wake, rtt, idle_trips, hogs_ns, migrations=4):
+        """The three workloads of one scheduler in one repeat: every
+        renderer wake took `wake` us, every loaded round trip `rtt` us."""
+        return [
+            "@@B ia sched=%s rep=%d exp=idle rc=0 valid=1 elapsed_ns=2000000000 pp_trips=%d "
+            "pp_switches=100 pp_migrations=%d" % (sched, rep, idle_trips, migrations),
+            "@@B hist ia.idle.%s.%d.pp_rtt 20:%d" % (sched, rep, idle_trips),
+            "@@B ia sched=%s rep=%d exp=sat rc=0 valid=1 elapsed_ns=2000000000 render_frames=8 "
+            "render_misses=1 render_dropped=2 pp_trips=100 fork_workers=2 fork_loops=10 "
+            "fork_cpu_ns=500000000 hogs_n=6 hogs_run_ns=%d render_switches=30 render_migrations=2 "
+            "pp_switches=200 pp_migrations=0 fork_switches=50 fork_migrations=%d hogs_switches=20 "
+            "hogs_migrations=0" % (sched, rep, hogs_ns, migrations),
+            "@@B hist ia.sat.%s.%d.render_wake %d:9 5000:1" % (sched, rep, wake),
+            "@@B hist ia.sat.%s.%d.render_resp 4000:10" % (sched, rep),
+            "@@B hist ia.sat.%s.%d.pp_rtt %d:100" % (sched, rep, rtt),
+            "@@B ia sched=%s rep=%d exp=mix rc=0 valid=1 elapsed_ns=4000000000 render_frames=240 "
+            "render_misses=0 render_dropped=0 pp_trips=50 build_slots=4 build_jobs=10 build_work_ms=1000 "
+            "render_switches=1 render_migrations=0 build_switches=3 build_migrations=0" % (sched, rep),
+            "@@B hist ia.mix.%s.%d.render_wake 30:240" % (sched, rep),
+        ]
+
+    def test_metrics_of_one_run(self):
+        suite = self.suite_with({"main": (4, self.runs("eevdf", 1, 100, 300, 400, 3000000000))})
+        values = analyze.ia_run_metrics(suite, "main", "eevdf", 1)
+        # 10 wakes: p50 is the 5th (100 us), p99 the 10th (5000 us)
+        self.assertEqual((values["render_wake_p50_us"], values["render_wake_p99_us"]), (100, 5000))
+        # 1 late frame + 2 dropped periods of 8 frames + 2 dropped
+        self.assertEqual(values["render_missed"], 0.3)
+        self.assertEqual(values["mix_render_missed"], 0)
+        self.assertEqual(values["pp_idle_rate"], 200)
+        self.assertEqual(values["pp_load_rate"], 50)
+        self.assertEqual(values["pp_load_p50_us"], 300)
+        self.assertEqual(values["fork_cpu_share"], 0.25)
+        self.assertEqual(values["fork_loops_per_s"], 5)
+        self.assertEqual(values["hogs_cpu_share"], 1.5)
+        # (30 + 200 + 50 + 20) switches, (2 + 0 + 4 + 0) migrations in 2 s
+        self.assertEqual(values["sat_switches_per_s"], 150)
+        self.assertEqual(values["sat_migrations_per_s"], 3)
+        self.assertEqual(values["build_jobs_per_s"], 2.5)
+        self.assertEqual(values["build_work_share"], 0.25)
+        self.assertEqual(values["mix_render_wake_p50_us"], 30)
+        self.assertIsNone(values["lat_p50_us"])
+
+    def test_ratios_are_same_boot_and_several_boots_give_one_per_boot(self):
+        # boot ia1: two repeats, burst wakes at 50 and 150 us against EEVDF's
+        # 100: ratios 0.5 and 1.5, boot median 1.0; boot ia2: 0.2
+        suite = self.suite_with({
+            "ia1": (2, self.runs("eevdf", 1, 100, 300, 400, 2000000000) + self.runs("burst", 1, 50, 300, 400, 1000000000)
+                    + self.runs("eevdf", 2, 100, 300, 400, 2000000000) + self.runs("burst", 2, 150, 300, 400, 1000000000)),
+            "ia2": (2, self.runs("eevdf", 1, 500, 300, 400, 2000000000) + self.runs("burst", 1, 100, 300, 600, 2000000000)
+                    + ["@@B ctr exp=ia_sat sched=burst rep=1 enqueue=300 runs=6"]),
+        })
+        results = analyze.interactive_results(suite)
+        group = results["groups"]["ia"]
+        self.assertEqual(group["boots"], ["ia1", "ia2"])
+        self.assertEqual(group["reps"], 2)
+        wake = group["burst"]["render_wake_p50_us"]
+        self.assertEqual(wake["ratio"], {"min": 0.2, "median": 0.6, "max": 1})
+        self.assertEqual(wake["value"], {"min": 50, "median": 100, "max": 150})
+        # hogs: 0.5, 0.5 in ia1, 1.0 in ia2
+        self.assertEqual(group["burst"]["hogs_cpu_share"]["ratio"], {"min": 0.5, "median": 0.75, "max": 1})
+        # no missed frames in the mix under either: 0 / 0 is 1
+        self.assertEqual(group["burst"]["mix_render_missed"]["ratio"]["median"], 1)
+        self.assertNotIn("main", results["groups"])
+        # 300 enqueues over the three saturated windows of 2 s
+        self.assertEqual(group["burst"]["counters_per_s"], {"enqueue": 50, "runs": 1})
+        self.assertNotIn("counters_per_s", group["eevdf"])
+        # one boot: the ratios are per repeat
+        suite = self.suite_with({"main": (4, self.runs("eevdf", 1, 100, 300, 400, 2000000000)
+                                           + self.runs("burst", 1, 50, 300, 400, 1000000000)
+                                           + self.runs("eevdf", 2, 100, 300, 400, 2000000000)
+                                           + self.runs("burst", 2, 150, 300, 400, 1000000000))})
+        wake = analyze.interactive_results(suite)["groups"]["main"]["burst"]["render_wake_p50_us"]
+        self.assertEqual(wake["ratio"], {"min": 0.5, "median": 1, "max": 1.5})
+
+    def test_targets_say_by_how_much(self):
+        ratios = {"burst": {"render_wake_p50_us": 0.8, "render_wake_p99_us": 0.75, "render_missed": 0.5,
+                            "pp_load_p50_us": 1.0, "pp_idle_rate": 1.1, "hogs_cpu_share": 0.45,
+                            "sat_migrations_per_s": 1, "mix_migrations_per_s": 0.5, "idle_migrations_per_s": 2},
+                  "simple": {"render_wake_p50_us": 0.9, "render_wake_p99_us": 0.5, "render_missed": 0.6,
+                             "pp_load_p50_us": 1.2, "pp_idle_rate": 1.0}}
+        targets = analyze.ia_targets(ratios, ["eevdf", "burst", "simple"])
+        self.assertEqual(targets["saturated"]["burst"]["met"], "no")
+        self.assertEqual(targets["saturated"]["burst"]["detail"],
+                         "render_wake_p50 0.80x (<= 1.00x), render_wake_p99 0.75x (<= 0.50x: missed by 0.25x), "
+                         "render_missed 0.50x (<= 0.50x), pp_load_p50 1.00x (<= 1.00x)")
+        self.assertEqual(targets["idle_rate"]["burst"]["met"], "yes")
+        self.assertEqual(targets["hogs"]["burst"]["detail"], "hogs_cpu_share 0.45x (>= 0.60x: missed by 0.15x)")
+        self.assertEqual(targets["migrations"]["burst"]["met"], "no")
+        self.assertEqual(targets["peers"]["burst"]["met"], "no")
+        self.assertEqual(targets["peers"]["burst"]["detail"], "render_wake_p99 0.75x vs simple's 0.50x")
+        self.assertEqual(targets["hogs"]["deadline"]["met"], "n/a")
+        self.assertEqual(analyze.ia_targets(ratios, ["eevdf", "burst"])["peers"]["burst"]["detail"],
+                         "no peer scheduler ran")
+
+    def test_a_peer_is_a_column_and_a_skipped_one_is_named(self):
+        suite = self.suite_with({"ia1": (2, ["@@B start mode=ia ncpu=2 ia_s=2 floor_s=1",
+                                             "@@B floor id=start cpus=2 total_ns=1000 gap_ns=250 gaps=1",
+                                             "@@B hist floor.start 3000:1"]
+                                            + self.runs("eevdf", 1, 100, 300, 400, 2000000000)
+                                            + self.runs("simple", 1, 300, 600, 200, 1000000000)
+                                            + ["@@B skip sched=qmap why=peer_on_failed state=disabled"])})
+        suite.release = "7.2"
+        results = {"meta": {"suites": ["sid"]}, "kernels": {"sid": json.loads(json.dumps(
+            {"interactive": analyze.interactive_results(suite)}))}}
+        group = results["kernels"]["sid"]["interactive"]["groups"]["ia"]
+        self.assertEqual(group["schedulers"], ["eevdf", "simple"])
+        self.assertEqual(group["simple"]["pp_idle_rate"]["ratio"]["median"], 0.5)
+        self.assertEqual(group["stall_floor"]["stalled_pct"]["median"], 25)
+        lines = []
+        analyze.report_interactive(results, lines)
+        self.assertIn("| metric | EEVDF | simple | simple / EEVDF |", lines)
+        self.assertIn("| renderer wakeup delay p50, us ↓ | 100 | 300 | 3.00 |", lines)
+        self.assertIn("sid kernel: schedulers that could not be loaded: `qmap: peer_on_failed`.", lines)
+        self.assertTrue(any("stalled 25.0 % of the time, gap p99 3.0 ms" in line for line in lines))
+
+    def test_check_requires_the_section(self):
+        with open(os.path.join(FIXTURES, "quick-sid", "expected", "results.json"), encoding="utf-8") as handle:
+            results = json.load(handle)
+        problems = analyze.check(results)
+        self.assertIn("kernels.sid.interactive.groups.main missing (interactive workloads, main boot)", problems)
+        results["kernels"]["sid"]["boots"].append({"boot": "ia1", "vcpus": 2, "rc": 0, "complete": True})
+        self.assertIn("kernels.sid.interactive.groups.ia missing (interactive workloads, ia boots)",
+                      analyze.check(results))
+
 
 class BadInputTest(unittest.TestCase):
     """Bad input: one line naming the problem on stderr, exit status 2."""
@@ -467,21 +624,29 @@ class BadInputTest(unittest.TestCase):
         self.assertIn("meta.suites: no kernel", problems)
 
     def test_check_exit_status(self):
-        good = os.path.join(FIXTURES, "quick-steps", "expected", "results.json")
-        self.assertEqual(self.run_analyzer("check", good), (0, "", ""))
-        # quick-trace was run before the callbacks counted their steps:
-        # that is all it lacks
+        # quick-steps was run before bench.sh ran the interactive
+        # workloads, quick-ia before the callbacks counted their steps;
+        # quick-trace also before bench.sh ran the interactive workloads,
+        # quick-sid also before it traced a window: that is all they lack
+        status, _, stderr = self.run_analyzer(
+            "check", os.path.join(FIXTURES, "quick-steps", "expected", "results.json"))
+        self.assertEqual(status, 1)
+        self.assertEqual([line for line in stderr.splitlines() if ".interactive." not in line], [])
+        status, _, stderr = self.run_analyzer(
+            "check", os.path.join(FIXTURES, "quick-ia", "expected", "results.json"))
+        self.assertEqual(status, 1)
+        self.assertEqual([line for line in stderr.splitlines() if "step" not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "quick-trace", "expected", "results.json"))
         self.assertEqual(status, 1)
-        self.assertEqual([line for line in stderr.splitlines() if "step" not in line], [])
-        # quick-sid was run before bench.sh traced a window and counted
-        # steps: that is all it lacks
+        self.assertEqual([line for line in stderr.splitlines()
+                          if ".interactive." not in line and "step" not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "quick-sid", "expected", "results.json"))
         self.assertEqual(status, 1)
         self.assertEqual([line for line in stderr.splitlines()
-                          if ".trace." not in line and "step" not in line], [])
+                          if ".trace." not in line and ".interactive." not in line
+                          and "step" not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "two-kernels", "expected", "results.json"))
         self.assertEqual(status, 1)

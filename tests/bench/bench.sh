@@ -5,15 +5,24 @@
 # scheduler (EEVDF, nothing loaded), then scx_burst --policy burst, then
 # --policy deadline, the three interleaved in every repeat.  mode=ovh: only
 # the per-callback overhead experiment (the extra boots at other vCPU
-# counts).  Results go to the console as "@@B <record> key=value..." lines
-# and "@@B hist <id> value:count..." histogram chunks; the host computes
-# every statistic (tests/bench/analyze.py).
+# counts).  mode=ia: the stall floor, then per repeat and scheduler only
+# the latency experiment and the interactive workloads (the boots of the
+# faithful emulator mode).  Results go to the console as "@@B <record>
+# key=value..." lines and "@@B hist <id> value:count..." histogram chunks;
+# the host computes every statistic (tests/bench/analyze.py).
 #
 # Settings (kernel command line words, all optional): mode, reps, lat_s,
 # sb_time, sb_prime, sb_threads ("1-16" or a comma list), sb_reps (the
 # first sb_reps repeats run sysbench), floor_s, ovh_s, ovh_reps, sw_n,
-# cost_s, dom_s, trace_s (0: no trace), trace_rep, trace_kb.
+# cost_s, dom_s, trace_s (0: no trace), trace_rep, trace_kb, ia_s (seconds
+# per interactive workload), ia_reps (the first ia_reps repeats of mode=main
+# run them; mode=ia runs them in every repeat), scheds (the schedulers, in
+# order, comma-separated; default "eevdf,burst,deadline"; any other name is
+# a peer scheduler that peer_on NAME / peer_off of /scenarios/peer.sh load
+# and unload).
 . /scenarios/lib.sh
+# peer schedulers (scx_simple, scx_qmap, ...): peer_on NAME, peer_off
+[ -f /scenarios/peer.sh ] && . /scenarios/peer.sh
 P=/scenarios/benchprobe
 n=$(nproc)
 mode=${mode:-main}
@@ -32,6 +41,9 @@ dom_s=${dom_s:-2}
 trace_s=${trace_s:-4}
 trace_rep=${trace_rep:-1}
 trace_kb=${trace_kb:-16384}
+ia_s=${ia_s:-3}
+ia_reps=${ia_reps:-$reps}
+scheds=$(echo "${scheds:-eevdf,burst,deadline}" | tr ',' ' ')
 hogs=$((12 * n))
 errors=0
 
@@ -83,7 +95,9 @@ scx_on() {
 }
 # valid: 1 if the scheduler that was loaded is still the one running
 valid() {
-	if [ -z "$dpid" ]; then
+	if [ -n "$peer" ]; then
+		[ "$(state)" = enabled ] && [ "$(enable_seq)" = "$dseq" ] && echo 1 || echo 0
+	elif [ -z "$dpid" ]; then
 		[ "$(state)" != enabled ] && echo 1 || echo 0
 	elif [ "$(state)" = enabled ] && [ "$(enable_seq)" = "$dseq" ] &&
 	     kill -0 "$dpid" 2>/dev/null; then
@@ -108,12 +122,47 @@ scx_off() {
 	fi
 	dpid=''
 }
-# sched_on eevdf|burst|deadline [args]
+# sched_on eevdf|burst|deadline|PEER [args]: 0 when it runs; a peer that
+# cannot be loaded is one "skip" record
+peer=''
 sched_on() {
 	_s=$1
 	shift
-	if [ "$_s" = eevdf ]; then dpid=''; return 0; fi
-	scx_on "$_s" "$_s" "$@"
+	case $_s in
+	eevdf) dpid=''; return 0 ;;
+	burst|deadline) scx_on "$_s" "$_s" "$@"; return ;;
+	esac
+	if ! command -v peer_on > /dev/null 2>&1; then
+		B skip sched=$_s why=no_peer_on
+		return 1
+	fi
+	_seq0=$(enable_seq)
+	if ! peer_on "$_s" > /tmp/peer.out 2>&1 || [ "$(state)" != enabled ]; then
+		B skip sched=$_s why=peer_on_failed state=$(state)
+		command -v peer_off > /dev/null 2>&1 && peer_off > /dev/null 2>&1
+		return 1
+	fi
+	peer=$_s
+	dseq=$(after_enable "$_seq0")
+	return 0
+}
+# sched_off NAME: unload what sched_on loaded
+sched_off() {
+	case $1 in
+	eevdf) ;;
+	burst|deadline) scx_off ;;
+	*)
+		[ -n "$peer" ] || return 0
+		_st=$(state)
+		_sq=$(enable_seq)
+		peer_off > /tmp/peer.out 2>&1
+		_rc=$?
+		wait_state disabled 20
+		if [ "$_rc" != 0 ] || [ "$_st" != enabled ] || [ "$_sq" != "$dseq" ]; then
+			B peer_error sched=$1 what=exit rc=$_rc state=$_st
+		fi
+		peer='' ;;
+	esac
 }
 
 # --- emulator stall floor ------------------------------------------------
@@ -269,6 +318,38 @@ lat_run() {
 	send_hist "lat.$1.$2" /tmp/lat.h
 	ctr_delta lat "$1" "$2" /tmp/ctr0 /tmp/ctr1
 	[ "$_tr" = 0 ] || trace_send "$1" "$2" $((_tr > 0)) "$_t0" "$_t1"
+}
+
+# --- 1b. interactive workloads (issue 13) ------------------------------------
+# benchprobe ia (tests/bench/benchprobe.c) for ia_s seconds each:
+#   idle  a pipe ping-pong alone
+#   sat   a 60 Hz renderer (4 ms of CPU per frame) and the ping-pong beside
+#         nCPU fork workers (fork, a 100 us child, waitpid, 5 ms of CPU) and
+#         3 x nCPU hogs
+#   mix   a desktop: a parallel build (2 x nCPU job slots, jobs of 20-200 ms)
+#         with the renderer and the ping-pong
+# One "@@B ia" record per workload (benchprobe's numbers) and its
+# histograms as "ia.EXP.SCHED.REP.NAME".
+ia_one() {
+	_e=$1 _s=$2 _r=$3
+	shift 3
+	$P ia "$ia_s" "$@" > /tmp/ia.out 2> /tmp/ia.err
+	_rc=$?
+	B ia sched=$_s rep=$_r exp=$_e rc=$_rc valid=$(valid) \
+		$(awk '$1 != "hist" { printf "%s=%s ", $1, $2 }' /tmp/ia.out)
+	[ "$_rc" = 0 ] || send_file BERR /tmp/ia.err
+	for _h in $(awk '$1 == "hist" { print $2 }' /tmp/ia.out | uniq); do
+		awk -v h="$_h" '$1 == "hist" && $2 == h { print $3, $4 }' /tmp/ia.out > /tmp/ia.h
+		send_hist "ia.$_e.$_s.$_r.$_h" /tmp/ia.h
+	done
+}
+ia_run() {
+	ia_one idle "$1" "$2" pingpong
+	totals /tmp/ctr0
+	ia_one sat "$1" "$2" render pingpong fork=$n hogs=$((3 * n))
+	totals /tmp/ctr1
+	ctr_delta ia_sat "$1" "$2" /tmp/ctr0 /tmp/ctr1
+	ia_one mix "$1" "$2" render pingpong build=$((2 * n))
 }
 
 # --- 2. throughput vs threads ----------------------------------------------
@@ -450,7 +531,8 @@ cost_run() {
 # --- main ----------------------------------------------------------------
 B start mode=$mode ncpu=$n kernel=$(uname -r) reps=$reps lat_s=$lat_s sb_time=$sb_time sb_reps=$sb_reps \
 	sb_prime=$sb_prime floor_s=$floor_s ovh_s=$ovh_s ovh_reps=$ovh_reps sw_n=$sw_n cost_s=$cost_s \
-	dom_s=$dom_s hogs=$hogs trace_s=$trace_s trace_rep=$trace_rep trace_kb=$trace_kb
+	dom_s=$dom_s hogs=$hogs trace_s=$trace_s trace_rep=$trace_rep trace_kb=$trace_kb \
+	ia_s=$ia_s ia_reps=$ia_reps scheds=$(echo $scheds | tr ' ' ,)
 tag STATE_BEFORE $(state)
 [ "$(state)" = disabled ] || { B fatal what=no_sched_ext state=$(state); exit 1; }
 floor start
@@ -458,12 +540,13 @@ floor start
 if [ "$mode" = main ]; then
 	r=1
 	while [ $r -le "$reps" ]; do
-		for s in eevdf burst deadline; do
+		for s in $scheds; do
 			B phase sched=$s rep=$r t=$(now)
 			sched_on $s || continue
 			lat_run $s $r
 			[ $r -gt "$sb_reps" ] || sb_run $s $r
-			[ $s = eevdf ] || scx_off
+			[ $r -gt "$ia_reps" ] || ia_run $s $r
+			sched_off $s
 		done
 		r=$((r + 1))
 	done
@@ -489,8 +572,22 @@ if [ "$mode" = main ]; then
 	cost_run deadline
 fi
 
-ovh_run burst
-ovh_run deadline
+if [ "$mode" = ia ]; then
+	r=1
+	while [ $r -le "$reps" ]; do
+		for s in $scheds; do
+			B phase sched=$s rep=$r t=$(now)
+			sched_on $s || continue
+			lat_run $s $r
+			ia_run $s $r
+			sched_off $s
+		done
+		r=$((r + 1))
+	done
+else
+	ovh_run burst
+	ovh_run deadline
+fi
 floor end
 
 # sched_ext kernel messages other than our own enable/unload, each once

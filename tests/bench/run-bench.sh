@@ -4,7 +4,7 @@
 # --policy deadline, in one qemu boot per kernel.  See docs/benchmarks.md.
 #
 # usage: tests/bench/run-bench.sh [--quick] [--out DIR] [--daemon PATH]
-#                                 [--suites "SUITE..."] [--no-docs]
+#                                 [--suites "SUITE..."] [--ia-boots K] [--no-docs]
 #        tests/bench/run-bench.sh --reanalyze [--out DIR] [--no-docs]
 #        tests/bench/run-bench.sh --check RESULTS.json
 #
@@ -18,6 +18,8 @@
 #                  cmake into ${SCX_BURST_BUILD:-build}); also $SCX_BURST_DAEMON
 #   --suites LIST  kernels (tests/vm/kernels.sh suites; default
 #                  "sid trixie-backports", with --quick "sid")
+#   --ia-boots K   boots per kernel of the interactive workloads at 2 vCPUs
+#                  (mode=ia; default 3, with --quick 1)
 #   --no-docs      do not regenerate docs/benchmarks.md and docs/benchmarks/
 #   --reanalyze    redo results, report and plots from DIR/logs (no boots)
 #   --check FILE   exit 0 if FILE has every boot complete and every
@@ -27,10 +29,20 @@
 # tests/bench/analyze.py computes results, report and check from the logs
 # (docs/benchmarks.md); this script runs the boots and draws the plots.
 #
+# Before the image is built, tests/bench/peers.sh builds the kernel's own
+# sched_ext example schedulers (scx_simple, scx_qmap, scx_central,
+# scx_flatcg) for every kernel from Debian's linux-source of its version
+# (cached; about 100 s per kernel the first time); they go to
+# /scenarios/peers/<release>/ in the image (tests/bench/peer.sh runs them)
+# and are listed in DIR/peers.txt.  Without them the bench goes on.
+#
 # Boots (qemu TCG, one at a time): per kernel one boot at 4 vCPUs with every
 # experiment, then boots at 2 and 8 vCPUs for the per-callback overhead, all
 # with run-vm.sh --icount (-icount shift=2,sleep=off,align=off -seed 1,
-# nokaslr).  The full run takes about 15 minutes on a 2-core machine.
+# nokaslr), then K boots ia1..iaK at 2 vCPUs with only the stall floor, the
+# latency experiment and the interactive workloads (mode=ia), run with the
+# run-vm.sh arguments of ia_vm_args (no icount).  The full run takes about
+# 25 minutes on a 2-core machine.
 set -euo pipefail
 
 prog=run-bench.sh
@@ -40,16 +52,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/common.sh"
 top=$(cd "$here/../.." && pwd)
 
-quick=0 out='' daemon=${SCX_BURST_DAEMON:-} suites='' docs=1 reanalyze=0 check=''
+quick=0 out='' daemon=${SCX_BURST_DAEMON:-} suites='' docs=1 reanalyze=0 check='' ia_boots=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1; shift ;;
 	--no-docs) docs=0; shift ;;
 	--reanalyze) reanalyze=1; shift ;;
-	--out|--daemon|--suites|--check)
+	--out|--daemon|--suites|--check|--ia-boots)
 		[ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value"
 		case "$1" in
 		--out) out=$2 ;; --daemon) daemon=$2 ;; --suites) suites=$2 ;; --check) check=$2 ;;
+		--ia-boots) ia_boots=$2 ;;
 		esac
 		shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -79,22 +92,73 @@ for t in awk gnuplot python3; do
 done
 
 # ---- settings ---------------------------------------------------------------
-main_smp=4
+main_smp=4 ia_smp=2
+# the run-vm.sh arguments of the interactive-workload boots (ia1..iaK):
+# the emulator mode of the latency experiments (no icount: guest time is
+# host time)
+ia_vm_args=()
+# the schedulers of every boot, in order (bench.sh's scheds; a name other
+# than eevdf, burst and deadline is a peer that /scenarios/peer.sh loads)
+bench_scheds=eevdf,burst,deadline
 if [ "$quick" = 1 ]; then
 	ovh_smps="2"
-	guest=(reps=1 lat_s=3 sb_time=1 sb_threads=1,4,16 floor_s=1 ovh_s=2 ovh_reps=1 sw_n=4 cost_s=5 dom_s=1 trace_s=2)
+	guest=(reps=1 lat_s=3 sb_time=1 sb_threads=1,4,16 floor_s=1 ovh_s=2 ovh_reps=1 sw_n=4 cost_s=5 dom_s=1 trace_s=2
+	       ia_s=1 ia_reps=1)
 	ovh_guest=(ovh_s=2 ovh_reps=1 floor_s=1)
-	main_timeout=360 ovh_timeout=180
+	ia_guest=(reps=1 lat_s=2 ia_s=1 floor_s=1 trace_s=0)
+	main_timeout=600 ovh_timeout=180 ia_timeout=300
+	: "${ia_boots:=1}"
 else
 	ovh_smps="2 8"
-	guest=(reps=3 lat_s=8 sb_time=1 sb_threads=1-16 sb_reps=2 floor_s=3 ovh_s=3 ovh_reps=3 sw_n=10 cost_s=60 dom_s=2 trace_s=4)
+	guest=(reps=3 lat_s=8 sb_time=1 sb_threads=1-16 sb_reps=2 floor_s=3 ovh_s=3 ovh_reps=3 sw_n=10 cost_s=60 dom_s=2 trace_s=4
+	       ia_s=2 ia_reps=1)
 	ovh_guest=(ovh_s=3 ovh_reps=3 floor_s=3)
-	main_timeout=1800 ovh_timeout=600
+	ia_guest=(reps=1 lat_s=3 ia_s=2 floor_s=2 trace_s=0)
+	main_timeout=1800 ovh_timeout=600 ia_timeout=600
+	: "${ia_boots:=3}"
 fi
-qemu_settings="qemu-system-x86_64 ${QEMU_MACHINE[*]} -m $QEMU_MEM_MB ${QEMU_ICOUNT[*]}; kernel command line $QEMU_ICOUNT_APPEND; -smp $main_smp (overhead boots: ${ovh_smps// /, })"
+guest+=(scheds=$bench_scheds) ia_guest+=(scheds=$bench_scheds)
+[[ $ia_boots =~ ^[0-9]+$ ]] || die "--ia-boots: '$ia_boots' is not a count"
+ia_names=$(seq -f 'ia%g' 1 "$ia_boots" | tr '\n' ' ')
+qemu_settings="qemu-system-x86_64 ${QEMU_MACHINE[*]} -m $QEMU_MEM_MB ${QEMU_ICOUNT[*]}; kernel command line $QEMU_ICOUNT_APPEND; -smp $main_smp (overhead boots: ${ovh_smps// /, }); interactive-workload boots ${ia_names% }: -smp $ia_smp, run-vm.sh ${ia_vm_args[*]:-without --icount}"
 
 logs=$out/logs
 mkdir -p "$out" "$logs" || die "cannot create $out"
+
+# ---- the peers ----------------------------------------------------------
+# add_peers DIR < KERNELS: for each "suite release vmlinuz" line, the
+# kernel's own sched_ext schedulers (tests/bench/peers.sh) into
+# DIR/<release>/ (the image serves every kernel), and one line per kernel in
+# $out/peers.txt: "<suite> <release> <source package> <version> <peers...>",
+# or "<suite> <release> none".  Peers that cannot be built leave the bench
+# without them.
+add_peers() {
+	local dir=$1 suite rel vmlinuz ksuite pd names f
+	: > "$out/peers.txt"
+	while read -r suite rel vmlinuz; do
+		# a suite that fell back to another suite's kernel: that suite's cache
+		ksuite=$(basename "$(dirname "$(dirname "$vmlinuz")")")
+		if [ -d "$dir/$rel" ]; then
+			{ grep "^[^ ]* $rel " "$out/peers.txt" || true; } | head -n1 |
+				sed "s/^[^ ]*/$suite/" >> "$out/peers.txt"
+			continue
+		fi
+		if ! pd=$("$here/peers.sh" "$ksuite" "$rel" 2> >(sed 's/^/  /' >&2)); then
+			log "warning: no peer schedulers for $suite ($rel): the bench runs without them"
+			echo "$suite $rel none" >> "$out/peers.txt"
+			continue
+		fi
+		mkdir -p "$dir/$rel"
+		names=''
+		for f in "$pd"/scx_*; do
+			cp "$f" "$dir/$rel/"
+			names+=" ${f##*/}"
+		done
+		cp "$pd/config" "$dir/$rel/"
+		echo "$suite $rel $(head -n1 "$pd/package")$names" >> "$out/peers.txt"
+		log "peers for $suite ($rel):$names"
+	done
+}
 
 # ---- the boots ----------------------------------------------------------
 run_boots() {
@@ -116,7 +180,11 @@ run_boots() {
 	rm -rf "$image" "$logs"
 	mkdir -p "$image/scenarios" "$logs"
 	scen=$image/scenarios
-	cp "$top/tests/vm/scenarios/lib.sh" "$here/bench.sh" "$scen/"
+	cp "$top/tests/vm/scenarios/lib.sh" "$here/bench.sh" "$here/peer.sh" "$scen/"
+
+	# shellcheck disable=SC2086
+	kernels=$("$top/tests/vm/kernels.sh" $suites) || die "tests/vm/kernels.sh failed"
+	add_peers "$scen/peers" <<< "$kernels"
 	gcc -O2 -Wall -Wextra -static -pthread -o "$scen/benchprobe" "$here/benchprobe.c" ||
 		die "cannot build benchprobe (static glibc: libc6-dev)"
 	log "building the initramfs"
@@ -125,17 +193,17 @@ run_boots() {
 		sed 's/^/  /' >&2
 	[ -f "$image/initramfs.cpio.zst" ] || die "no initramfs"
 
-	# shellcheck disable=SC2086
-	kernels=$("$top/tests/vm/kernels.sh" $suites) || die "tests/vm/kernels.sh failed"
 	: > "$out/boots.txt"
 	qemu_cmdline=''
 	while read -r suite rel vmlinuz; do
-		for smp in $main_smp $ovh_smps; do
-			if [ "$smp" = "$main_smp" ]; then
-				b=main words=(scenario=bench mode=main "${guest[@]}") lim=$main_timeout
-			else
-				b=ovh$smp words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout
-			fi
+		for b in main $(printf 'ovh%s ' $ovh_smps) $ia_names; do
+			vm_args=(--icount)
+			case $b in
+			main) smp=$main_smp words=(scenario=bench mode=main "${guest[@]}") lim=$main_timeout ;;
+			ovh*) smp=${b#ovh} words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout ;;
+			ia*) smp=$ia_smp words=(scenario=bench mode=ia "${ia_guest[@]}") lim=$ia_timeout
+			     vm_args=("${ia_vm_args[@]}") ;;
+			esac
 			log=$logs/$suite-$b.log
 			log "$suite ($rel): boot '$b', $smp vCPUs"
 			b0=$(date +%s.%N)
@@ -149,8 +217,8 @@ run_boots() {
 			fi
 			set +e
 			"$top/tests/vm/run-vm.sh" --kernel "$vmlinuz" --initrd "$image/initramfs.cpio.zst" \
-				--smp "$smp" --timeout "$lim" --icount --log "$log" -- "${words[@]}" < /dev/null |
-				awk '/^@@B (phase|start|end|scx_error|fatal|dom_info)/ { print "  " $0; fflush() }' >&2
+				--smp "$smp" --timeout "$lim" "${vm_args[@]}" --log "$log" -- "${words[@]}" < /dev/null |
+				awk '/^@@B (phase|start|end|scx_error|fatal|dom_info|skip|peer_error)/ { print "  " $0; fflush() }' >&2
 			rc=${PIPESTATUS[0]}
 			set -e
 			wait

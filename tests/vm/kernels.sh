@@ -24,13 +24,11 @@ set -euo pipefail
 
 prog=kernels.sh
 . "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/apt.sh"
 
 default_suites=("${SCX_BURST_SUITES[@]}")
-cache=${SCX_BURST_CACHE:-/var/cache/scx-burst}
 max_age=${SCX_BURST_LISTS_MAX_AGE:-86400}
 force_refresh=${SCX_BURST_KERNELS_REFRESH:-0}
-host_sources=/etc/apt/sources.list.d/debian.sources
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 meta=linux-image-cloud-amd64
 
 case "${1:-}" in
@@ -49,64 +47,17 @@ for t in apt-get apt-cache dpkg-deb flock; do
 	command -v "$t" >/dev/null || die "'$t' not found"
 done
 
-mkdir -p "$cache/kernels" "$cache/apt" || die "cannot create cache dir $cache"
-exec 9>"$cache/kernels/.lock"
-flock 9 || die "cannot lock $cache/kernels/.lock"
-
-# Private apt root of one suite.  Sets the global array apt_opts.
-apt_root() {
-	local suite=$1 r=$cache/apt/$1 uris
-	mkdir -p "$r/sources.d" "$r/prefs.d" "$r/lists/partial" \
-		"$r/cache/archives/partial"
-	[ -e "$r/status" ] || : > "$r/status"
-	if [ ! -s "$r/sources.d/debian.sources" ]; then
-		[ -r "$host_sources" ] || die "$host_sources not found (needed for the archive URIs)"
-		[ -r "$keyring" ] || die "$keyring not found (apt-get install debian-archive-keyring)"
-		uris=$(awk '/^URIs:/ && !/security/ {print; exit}' "$host_sources")
-		[ -n "$uris" ] || die "no URIs line for the main archive in $host_sources"
-		cat > "$r/sources.d/debian.sources.tmp" <<EOF
-Types: deb
-$uris
-Suites: $suite
-Components: main
-Architectures: amd64
-Signed-By: $keyring
-EOF
-		mv "$r/sources.d/debian.sources.tmp" "$r/sources.d/debian.sources"
-	fi
-	apt_opts=(
-		-o "Dir::Etc::SourceList=/dev/null"
-		-o "Dir::Etc::SourceParts=$r/sources.d"
-		-o "Dir::Etc::Preferences=/dev/null"
-		-o "Dir::Etc::PreferencesParts=$r/prefs.d"
-		-o "Dir::State::Lists=$r/lists"
-		-o "Dir::State::status=$r/status"
-		-o "Dir::State::extended_states=$r/extended_states"
-		-o "Dir::Cache=$r/cache"
-		-o "Dir::Cache::archives=$r/cache/archives"
-		-o "Acquire::Languages=none"
-		-o "Acquire::http::Timeout=20"
-		-o "Acquire::Retries=1"
-		-o "APT::Sandbox::User=root"
-	)
-}
-
-# apt-cache field of the candidate record of PKG[=VER].
-apt_field() {
-	apt-cache "${apt_opts[@]}" show --no-all-versions "$1" 2>/dev/null |
-		awk -v f="$2:" '$1 == f { sub(/^[^:]*: */, ""); print; exit }'
-}
+apt_lock
 
 # Refresh lists and resolve the suite's kernel.  Writes "<release> <pkgver>"
 # (or "none") into $r/resolved.  Fails if the lists could not be refreshed.
 refresh() {
 	local suite=$1 r=$cache/apt/$1 ver dep rel
 	log "$suite: refreshing package lists"
-	if ! apt-get -qq "${apt_opts[@]}" -o APT::Update::Error-Mode=any update >"$r/update.log" 2>&1; then
+	if ! apt_update "$suite" "$r/update.log"; then
 		log "$suite: cannot refresh package lists ($(grep -m1 -E '^(E|W):' "$r/update.log" || echo "see $r/update.log"))"
 		return 1
 	fi
-	touch "$r/stamp"
 	ver=$(apt_field "$meta" Version)
 	if [ -z "$ver" ]; then
 		log "$suite: no $meta in this suite"
