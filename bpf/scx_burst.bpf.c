@@ -83,8 +83,10 @@
  *    LLC's tasks fall behind and get pulled by the emptier one: equal
  *    tasks get equal CPU time across LLCs, and no CPU runs a SCHED_IDLE
  *    task or a later deadline while earlier work waits next door.  The
- *    cost is one peek per LLC queue and dispatch.  Both policies use the
- *    same layout; each queue exists once per policy, so a switch never
+ *    cost is one peek per LLC queue and dispatch, for at most
+ *    BURST_LLC_SCAN_MAX other LLCs per dispatch (section 6).  Both
+ *    policies use the same layout; each queue exists once per policy, so
+ *    a switch never
  *    mixes vtime and absolute deadlines in one ordered queue, and the
  *    queues of the policy just left are drained before anything else.
  *
@@ -125,9 +127,11 @@
  *    a queue may end up where no CPU serves it (a domain change, an
  *    affinity change), or a task may be ordered behind work that never
  *    ends.  So a BPF timer looks at every queued task each max_wait_ms / 4,
- *    and a task queued for half of max_wait_ms is overdue: a CPU it may
- *    use is kicked, and every dispatching CPU runs overdue tasks it may
- *    run before the queue order.  A runnable task thus waits less than
+ *    and a task queued for half of max_wait_ms is overdue: the timer moves
+ *    it straight to the local queue of a CPU it may use and kicks that
+ *    CPU, ahead of the queue order.  The walk over every queued task is
+ *    the timer's, a few times a second; the hot callbacks never walk a
+ *    queue (section 6).  A runnable task thus waits less than
  *    max_wait_ms (1 s by default, against sched_ext's 30 s watchdog) when
  *    a slice is at most a quarter of it, unless there are more runnable
  *    tasks than CPUs x bound / slice, when waits are FIFO among the
@@ -146,6 +150,18 @@
  *    loading again with the new topology and the settings of the moment;
  *    hotplug_seq makes a hotplug between reading the topology and enabling
  *    the scheduler a restart too.
+ *
+ * 6. Bounded work per call
+ *
+ *    ops.select_cpu, ops.enqueue and ops.dispatch do an amount of work
+ *    that grows neither with the queue lengths nor with the number of
+ *    CPUs: no queue walks (overdue tasks are the timer's, section 4), at
+ *    most BURST_LLC_SCAN_MAX other LLCs looked at per call, in a rotation,
+ *    and cpumask searches the kernel does a word (64 CPUs) at a time.
+ *    Each counts its steps (queue peeks and moves, cpumask searches,
+ *    preemption victims) in the stats, against a bound per callback in
+ *    policy.h ("Bounded work per call").  The other callbacks have no
+ *    loops.
  *
  * Not attempted: NUMA awareness beyond LLCs, cgroup bandwidth control,
  * energy-aware placement on asymmetric CPUs.
@@ -201,13 +217,12 @@ static u64 init_at;
 /*
  * The wait bound.  The age check (a BPF timer, every max_wait_ns / 4)
  * looks at every queued task; one that has waited half of max_wait_ns is
- * overdue: rescue_pending is set and a CPU that may run it is kicked.
- * Every CPU's ops.dispatch then runs overdue tasks before the queue order
- * (rescue_overdue()).  So whatever the queue order, the primary domain,
- * affinity or a live change do, a task runs within max_wait_ns (when a
- * slice is at most a quarter of it).
+ * overdue and is moved straight to the local queue of a CPU it may use,
+ * which is kicked (rescue()).  So whatever the queue order, the primary
+ * domain, affinity or a live change do, a task runs within max_wait_ns
+ * (when a slice is at most a quarter of it), and no ops.dispatch has to
+ * walk a queue to find overdue tasks.
  */
-u32 rescue_pending;
 
 struct age_timer {
 	struct bpf_timer timer;
@@ -232,7 +247,8 @@ struct cpu_ctx {
 	u32 curr_score;		/* running task's burst score */
 	u32 curr_flags;		/* running task's BURST_TASK_* */
 	u32 busy;		/* a task of ours is running */
-	u32 pad[11];
+	u32 llc_scan;		/* rotation over the other LLCs (policy.h) */
+	u32 pad[10];
 };
 _Static_assert(sizeof(struct cpu_ctx) == 64, "one cache line per CPU");
 
@@ -341,6 +357,40 @@ static void stat_max(struct burst_stats *st, u32 idx, u64 v)
 	}
 	if (v > st->cnt[idx])
 		st->cnt[idx] = v;
+}
+
+/*
+ * Steps of the hot callback running on this CPU (policy.h, "Bounded work
+ * per call"): zeroed when ops.select_cpu, ops.enqueue or ops.dispatch
+ * starts, added to its counters when it returns.  Callbacks do not nest
+ * on a CPU (they run with interrupts off), so one slot per CPU, written
+ * only by that CPU, is enough.
+ */
+static __always_inline void step(void)
+{
+	struct burst_stats *st = stats_here();
+
+	if (st)
+		st->steps_now++;
+}
+
+static __always_inline struct burst_stats *steps_begin(void)
+{
+	struct burst_stats *st = stats_here();
+
+	if (st)
+		st->steps_now = 0;
+	return st;
+}
+
+static __always_inline void steps_end(struct burst_stats *st, u32 calls,
+				      u32 steps, u32 steps_max)
+{
+	if (!st)
+		return;
+	stat_add(st, calls, 1);
+	stat_add(st, steps, st->steps_now);
+	stat_max(st, steps_max, st->steps_now);
 }
 
 static __always_inline struct burst_task_ctx *task_ctx(struct task_struct *p)
@@ -565,6 +615,7 @@ static __always_inline const struct cpumask *domain_cpus(struct task_struct *p,
 	dom = sc->dom;
 	if (!pm || !dom)
 		return NULL;
+	step();
 	if (!bpf_cpumask_and(dom, cast_mask(pm), p->cpus_ptr))
 		return NULL;
 	return cast_mask(dom);
@@ -611,8 +662,10 @@ static s32 pick_idle_in(s32 prev_cpu, const struct cpumask *cpus,
 	s32 cpu;
 
 	llc = llc_mask(llc_of(prev_cpu));
+	/* Steps: at most BURST_STEPS_IDLE_SEARCH, one per mask operation. */
 	if (llc && sc && sc->llc && nr_llcs > 1) {
 		in_llc = sc->llc;
+		step();
 		bpf_cpumask_and(in_llc, llc, cpus);
 	}
 
@@ -622,27 +675,35 @@ static s32 pick_idle_in(s32 prev_cpu, const struct cpumask *cpus,
 			bool whole = bpf_cpumask_test_cpu(prev_cpu, idle_smt);
 
 			scx_bpf_put_idle_cpumask(idle_smt);
+			step();
 			if (whole && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
 				return prev_cpu;
 		}
 		if (in_llc) {
+			step();
 			cpu = scx_bpf_pick_idle_cpu(cast_mask(in_llc),
 						    SCX_PICK_IDLE_CORE);
 			if (cpu >= 0)
 				return cpu;
 		}
+		step();
 		cpu = scx_bpf_pick_idle_cpu(cpus, SCX_PICK_IDLE_CORE);
 		if (cpu >= 0)
 			return cpu;
 	}
 
-	if (prev_ok && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
-		return prev_cpu;
+	if (prev_ok) {
+		step();
+		if (scx_bpf_test_and_clear_cpu_idle(prev_cpu))
+			return prev_cpu;
+	}
 	if (in_llc) {
+		step();
 		cpu = scx_bpf_pick_idle_cpu(cast_mask(in_llc), 0);
 		if (cpu >= 0)
 			return cpu;
 	}
+	step();
 	return scx_bpf_pick_idle_cpu(cpus, 0);
 }
 
@@ -708,7 +769,10 @@ static __always_inline bool sibling_busy(s32 cpu)
 static bool idle_core_exists(struct task_struct *p)
 {
 	const struct cpumask *idle_smt = scx_bpf_get_idle_smtmask();
-	bool found = bpf_cpumask_intersects(idle_smt, core_cpus(p));
+	bool found;
+
+	step();
+	found = bpf_cpumask_intersects(idle_smt, core_cpus(p));
 
 	scx_bpf_put_idle_cpumask(idle_smt);
 	return found;
@@ -730,6 +794,7 @@ static u32 queue_llc(struct task_struct *p, s32 cpu)
 	dom = domain_cpus(p, scratch());
 	if (!dom)
 		return llc_of(cpu);
+	step();
 	c = bpf_cpumask_any_distribute(dom);
 	return c < nr_cpu_ids ? llc_of(c) : llc_of(cpu);
 }
@@ -742,6 +807,7 @@ static bool preempt_by_score(struct burst_task_ctx *tctx, s32 cpu)
 {
 	struct cpu_ctx *cctx = cpu_ctx(cpu);
 
+	step();
 	if (!cctx || !cctx->busy)
 		return false;
 	if (tctx->score + tunables.preempt_margin >= cctx->curr_score)
@@ -773,6 +839,7 @@ static void consider_victim(struct task_struct *p, u64 deadline, s32 c,
 	u64 rr = tunables.rr_interval_ns, key;
 	struct cpu_ctx *cctx;
 
+	step();
 	if (c < 0 || c >= nr_cpu_ids || !bpf_cpumask_test_cpu(c, p->cpus_ptr))
 		return;
 	cctx = cpu_ctx(c);
@@ -787,32 +854,66 @@ static void consider_victim(struct task_struct *p, u64 deadline, s32 c,
 }
 
 /*
+ * Where this CPU's look at the other LLCs starts (burst_llc_scan_at()),
+ * @n of them looked at now.  The start rotates only on machines with more
+ * other LLCs than one call looks at; with fewer, every call looks at all
+ * of them in the same order.
+ */
+static __always_inline u32 llc_scan_start(u32 n)
+{
+	struct cpu_ctx *c;
+	u32 start;
+
+	if (nr_llcs <= BURST_LLC_SCAN_MAX + 1)
+		return 0;
+	c = cpu_ctx(bpf_get_smp_processor_id());
+	if (!c)
+		return 0;
+	start = c->llc_scan;
+	c->llc_scan = start + n;
+	return start;
+}
+
+/* The latest-deadline CPU of @llc as a victim at distance @dist. */
+static __always_inline void consider_llc_victim(struct task_struct *p,
+						u64 deadline, u32 llc, s32 cpu,
+						s32 sib, u32 dist,
+						struct victim *v)
+{
+	struct llc_ctx *lc = bpf_map_lookup_elem(&llc_ctxs, &llc);
+	s32 c;
+
+	if (!lc)
+		return;
+	c = lc->latest_cpu;
+	if (c == cpu || c == sib)
+		return;
+	consider_victim(p, deadline, c, dist, v);
+}
+
+/*
  * Deadline policy wakeup preemption (BFS): among the CPUs @p may use,
  * preempt the one running the latest deadline if @p's is earlier, biased
- * by cache distance.  Looks at @cpu, its SMT sibling and the latest CPU
- * of each LLC (llc_ctx), so the cost follows the number of LLCs, not of
- * CPUs.
+ * by cache distance.  Looks at @cpu, its SMT sibling, the latest CPU of
+ * its LLC and of at most BURST_LLC_SCAN_MAX other LLCs (llc_ctx), so the
+ * cost does not grow with the number of CPUs or LLCs.
  */
 static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 {
 	s32 sib = cpu_sibling[CPU_IDX(cpu)];
-	u32 own = llc_of(cpu), i;
+	u32 own = llc_of(cpu), n = burst_llc_scan_count(nr_llcs), start, k;
 	struct victim v = { .cpu = -1 };
 
 	consider_victim(p, deadline, cpu, BURST_DIST_SAME_CPU, &v);
 	consider_victim(p, deadline, sib, BURST_DIST_SMT, &v);
-	bpf_for(i, 0, nr_llcs) {
-		struct llc_ctx *lc = bpf_map_lookup_elem(&llc_ctxs, &i);
-		s32 c;
+	consider_llc_victim(p, deadline, LLC_IDX(own), cpu, sib,
+			    BURST_DIST_SAME_LLC, &v);
+	start = llc_scan_start(n);
+	bpf_for(k, 0, n) {
+		u32 i = LLC_IDX(burst_llc_scan_at(own, start, k, nr_llcs));
 
-		if (!lc)
-			continue;
-		c = lc->latest_cpu;
-		if (c == cpu || c == sib)
-			continue;
-		consider_victim(p, deadline, c,
-				i == own ? BURST_DIST_SAME_LLC : BURST_DIST_OTHER_LLC,
-				&v);
+		consider_llc_victim(p, deadline, i, cpu, sib,
+				    BURST_DIST_OTHER_LLC, &v);
 	}
 	if (v.cpu < 0)
 		return false;
@@ -894,21 +995,25 @@ static s32 pick_sync_cpu(struct task_struct *p, s32 prev_cpu, bool *idle)
 	if (prev_cpu != cpu && prev_cpu >= 0 && prev_cpu < nr_cpu_ids &&
 	    llc_of(prev_cpu) == llc_of(cpu) &&
 	    bpf_cpumask_test_cpu(prev_cpu, p->cpus_ptr) &&
-	    (in_primary(prev_cpu) || overflow) &&
-	    scx_bpf_test_and_clear_cpu_idle(prev_cpu)) {
-		*idle = true;
-		return prev_cpu;
+	    (in_primary(prev_cpu) || overflow)) {
+		step();
+		if (scx_bpf_test_and_clear_cpu_idle(prev_cpu)) {
+			*idle = true;
+			return prev_cpu;
+		}
 	}
 	cctx = cpu_ctx(cpu);
 	waker = bpf_get_current_task_btf();
-	if (!cctx || !cctx->busy || (waker->flags & PF_EXITING) ||
-	    scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL))
+	if (!cctx || !cctx->busy || (waker->flags & PF_EXITING))
+		return -1;
+	step();
+	if (scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL))
 		return -1;
 	return cpu;
 }
 
-s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
-		   u64 wake_flags)
+static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
+				      u64 wake_flags)
 {
 	struct burst_task_ctx *tctx;
 	bool saturated;
@@ -950,6 +1055,7 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
 
 			/* pick_idle_cpu() left p's domain CPUs in dom. */
 			if (dom) {
+				step();
 				cpu = bpf_cpumask_any_distribute(cast_mask(dom));
 				if (cpu < nr_cpu_ids)
 					return cpu;
@@ -968,6 +1074,17 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
 	return cpu;
 }
 
+s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
+		   u64 wake_flags)
+{
+	struct burst_stats *st = steps_begin();
+	s32 cpu = select_cpu(p, prev_cpu, wake_flags);
+
+	steps_end(st, BURST_STAT_select_calls, BURST_STAT_select_steps,
+		  BURST_STAT_select_steps_max);
+	return cpu;
+}
+
 /*
  * The last runnable task of @cpu whose slice ended (SCX_OPS_ENQ_LAST).  It
  * moves to a fully idle core if its SMT sibling is busy; it keeps @cpu
@@ -978,7 +1095,11 @@ static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 			 u64 enq_flags, struct burst_stats *st)
 {
 	if (sibling_busy(cpu)) {
-		s32 core = scx_bpf_pick_idle_cpu(core_cpus(p), SCX_PICK_IDLE_CORE);
+		const struct cpumask *cpus = core_cpus(p);
+		s32 core;
+
+		step();
+		core = scx_bpf_pick_idle_cpu(cpus, SCX_PICK_IDLE_CORE);
 
 		if (core >= 0) {
 			burst_dsq_insert(p, SCX_DSQ_LOCAL_ON | core, slice,
@@ -1058,10 +1179,11 @@ static __always_inline void queue_shared(const struct enq *e)
 	wake_or_preempt(e, idle);
 }
 
-void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
+static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
+				    struct burst_stats *st)
 {
 	struct enq e = {
-		.p = p, .st = stats_here(), .flags = enq_flags,
+		.p = p, .st = st, .flags = enq_flags,
 		.policy = active_policy(), .cpu = scx_bpf_task_cpu(p),
 	};
 
@@ -1094,60 +1216,28 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 		queue_shared(&e);
 }
 
-/*
- * Rescue: run an overdue task that may run on @cpu, found in @dsq, ahead
- * of the queue order, for a short slice (burst_rescue_slice()): the bound
- * promises progress, not a share, so a SCHED_IDLE task behind a hog gets
- * a little CPU every max_wait, not a full slice.  A subprogram: called
- * for every queue.
- */
-static __noinline bool rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
+void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 {
-	u64 slice = burst_rescue_slice(active_policy() == BURST_POLICY_DEADLINE ?
-				       tunables.rr_interval_ns : tunables.slice_ns);
-	struct task_struct *p;
+	struct burst_stats *st = steps_begin();
 
-	bpf_for_each(scx_dsq, p, dsq, 0) {
-		struct burst_task_ctx *tctx;
-
-		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
-			continue;
-		tctx = task_ctx(p);
-		if (!tctx || (s64)(now - tctx->queued_at) < (s64)threshold)
-			continue;
-		burst_dsq_move_set_slice(BPF_FOR_EACH_ITER, slice);
-		if (burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL, 0)) {
-			stat_inc(BURST_STAT_rescue);
-			return true;
-		}
-	}
-	return false;
+	enqueue(p, enq_flags, st);
+	steps_end(st, BURST_STAT_enqueue_calls, BURST_STAT_enqueue_steps,
+		  BURST_STAT_enqueue_steps_max);
 }
 
-/* Any overdue task @cpu may run, from any queue of either policy. */
-static bool rescue_overdue(s32 cpu, u64 now)
+/* Move the head of @dsq to this CPU's local queue: one step. */
+static __always_inline bool take_from(u64 dsq)
 {
-	u64 threshold = burst_overdue_ns(tunables.max_wait_ns);
-	u32 policy, i;
-
-	bpf_for(policy, 0, BURST_NR_POLICIES) {
-		if (rescue_from(pin_dsq(policy, cpu), cpu, now, threshold))
-			return true;
-		bpf_for(i, 0, nr_llcs) {
-			if (rescue_from(llc_dsq(policy, i), cpu, now, threshold) ||
-			    rescue_from(outside_dsq(policy, i), cpu, now, threshold))
-				return true;
-		}
-	}
-	return false;
+	step();
+	return burst_dsq_move_to_local(dsq);
 }
 
 /* Leftovers of the policy that was active before a switch go first. */
 static bool drain_old_policy(s32 cpu, u32 llc, u32 old)
 {
-	if (burst_dsq_move_to_local(pin_dsq(old, cpu)) ||
-	    burst_dsq_move_to_local(llc_dsq(old, llc)) ||
-	    burst_dsq_move_to_local(outside_dsq(old, llc))) {
+	if (take_from(pin_dsq(old, cpu)) ||
+	    take_from(llc_dsq(old, llc)) ||
+	    take_from(outside_dsq(old, llc))) {
 		stat_inc(BURST_STAT_dispatch_drain);
 		return true;
 	}
@@ -1165,9 +1255,11 @@ struct pick {
 static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
 				     u32 stat)
 {
-	struct task_struct *t = burst_dsq_peek(dsq);
+	struct task_struct *t;
 	u64 key;
 
+	step();
+	t = burst_dsq_peek(dsq);
 	if (!t)
 		return;
 	key = t->scx.dsq_vtime + margin;
@@ -1186,7 +1278,10 @@ static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
  * the other LLCs, whose heads must be earlier by a steal margin (one slice
  * of key) to be pulled across.  So a CPU does not run later work while
  * earlier work waits in another LLC, and equal tasks get equal time across
- * LLCs, at one peek per queue.
+ * LLCs, at one peek per queue.  One call peeks at the queues of at most
+ * BURST_LLC_SCAN_MAX other LLCs, in a rotation (burst_llc_scan_at()):
+ * beyond that many LLCs, earlier work next door is seen within
+ * burst_llc_scan_rounds() dispatches instead of at once.
  */
 static struct pick best_head(s32 cpu, u32 policy, u32 llc)
 {
@@ -1195,7 +1290,7 @@ static struct pick best_head(s32 cpu, u32 policy, u32 llc)
 	u64 margin = burst_steal_margin(policy, tunables.slice_ns,
 					tunables.rr_interval_ns);
 	struct pick pk = {};
-	u32 i;
+	u32 n = burst_llc_scan_count(nr_llcs), start, k;
 
 	consider(&pk, pin_dsq(policy, cpu), 0, BURST_STAT_dispatch_pin);
 	if (shared)
@@ -1205,11 +1300,12 @@ static struct pick best_head(s32 cpu, u32 policy, u32 llc)
 	if (outside)
 		consider(&pk, outside_dsq(policy, llc), 0,
 			 BURST_STAT_dispatch_shared);
-	if (nr_llcs < 2)
+	if (!n)
 		return pk;
-	bpf_for(i, 0, nr_llcs) {
-		if (i == llc)
-			continue;
+	start = llc_scan_start(n);
+	bpf_for(k, 0, n) {
+		u32 i = LLC_IDX(burst_llc_scan_at(llc, start, k, nr_llcs));
+
 		if (shared)
 			consider(&pk, llc_dsq(policy, i), margin,
 				 BURST_STAT_dispatch_steal);
@@ -1269,23 +1365,23 @@ prev_competes(struct task_struct *prev, s32 cpu, u32 policy, u64 now, u64 *key)
 static __always_inline bool take_head(s32 cpu, u32 policy, u32 llc,
 				      const struct pick *pk)
 {
-	if (burst_dsq_move_to_local(pk->dsq)) {
+	if (take_from(pk->dsq)) {
 		stat_inc(pk->stat);
 		return true;
 	}
-	if (burst_dsq_move_to_local(pin_dsq(policy, cpu))) {
+	if (take_from(pin_dsq(policy, cpu))) {
 		stat_inc(BURST_STAT_dispatch_pin);
 		return true;
 	}
 	if ((in_primary(cpu) || overflow) &&
-	    burst_dsq_move_to_local(llc_dsq(policy, llc))) {
+	    take_from(llc_dsq(policy, llc))) {
 		stat_inc(BURST_STAT_dispatch_shared);
 		return true;
 	}
 	return false;
 }
 
-void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
+static __always_inline void dispatch(s32 cpu, struct task_struct *prev)
 {
 	u32 policy = active_policy(), llc = llc_of(cpu);
 	struct burst_task_ctx *ptctx;
@@ -1293,8 +1389,6 @@ void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 	struct pick pk;
 
 	if (drain_old_policy(cpu, llc, !policy))
-		return;
-	if (rescue_pending && rescue_overdue(cpu, now))
 		return;
 
 	ptctx = prev_competes(prev, cpu, policy, now, &prev_key);
@@ -1317,34 +1411,57 @@ void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
 		keep_prev(prev, ptctx, cpu, policy, now);
 }
 
-/* The age check: see rescue_pending. */
+void BPF_STRUCT_OPS(burst_dispatch, s32 cpu, struct task_struct *prev)
+{
+	struct burst_stats *st = steps_begin();
+
+	dispatch(cpu, prev);
+	steps_end(st, BURST_STAT_dispatch_calls, BURST_STAT_dispatch_steps,
+		  BURST_STAT_dispatch_steps_max);
+}
+
+/* The age check: see the wait bound above. */
 static u64 age_period_ns(void)
 {
 	return tunables.max_wait_ns / 4;
 }
 
-/* Kick a CPU that may run overdue @p: an idle one, else preempt one. */
-static void kick_for(struct task_struct *p)
+/*
+ * Run overdue @p, which the iteration @it of its queue is at, ahead of the
+ * queue order: straight into the local queue of a CPU it may use (an idle
+ * one, else the one it last ran on), for a short slice
+ * (burst_rescue_slice()), and kick that CPU.  The bound promises progress,
+ * not a share, so a SCHED_IDLE task behind a hog gets a little CPU every
+ * max_wait, not a full slice.
+ */
+static __always_inline void rescue(struct bpf_iter_scx_dsq *it,
+				   struct task_struct *p, u64 slice)
 {
 	s32 cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
+	u64 kick = SCX_KICK_IDLE;
 
-	if (cpu >= 0) {
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-		return;
+	if (cpu < 0) {
+		cpu = scx_bpf_task_cpu(p);
+		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+			cpu = bpf_cpumask_any_distribute(p->cpus_ptr);
+		kick = SCX_KICK_PREEMPT;
 	}
-	cpu = scx_bpf_task_cpu(p);
-	if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
-		cpu = bpf_cpumask_any_distribute(p->cpus_ptr);
-	if (cpu < nr_cpu_ids)
-		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+	if (cpu < 0 || cpu >= nr_cpu_ids)
+		return;
+	burst_dsq_move_set_slice(it, slice);
+	if (!burst_dsq_move(it, p, SCX_DSQ_LOCAL_ON | cpu, 0))
+		return;
+	scx_bpf_kick_cpu(cpu, kick);
+	stat_inc(BURST_STAT_rescue);
 }
 
-/* Age of the oldest task of @dsq; overdue ones get a CPU kicked. */
+/* Age of the oldest task of @dsq; overdue ones are rescued. */
 static __noinline u64 age_scan(u64 dsq, u64 now, u64 threshold)
 {
+	u64 slice = burst_rescue_slice(active_policy() == BURST_POLICY_DEADLINE ?
+				       tunables.rr_interval_ns : tunables.slice_ns);
 	struct task_struct *p;
 	u64 first = now;
-	bool kicked = false;
 
 	/*
 	 * No counters in the loop: the verifier follows an iterator loop
@@ -1358,10 +1475,8 @@ static __noinline u64 age_scan(u64 dsq, u64 now, u64 threshold)
 			continue;
 		if (time_before(tctx->queued_at, first))
 			first = tctx->queued_at;
-		if (!kicked && (s64)(now - tctx->queued_at) >= (s64)threshold) {
-			kick_for(p);
-			kicked = true;
-		}
+		if ((s64)(now - tctx->queued_at) >= (s64)threshold)
+			rescue(BPF_FOR_EACH_ITER, p, slice);
 	}
 	return now - first;
 }
@@ -1386,7 +1501,6 @@ static int age_timerfn(void *map, int *key, struct bpf_timer *timer)
 			oldest = age > oldest ? age : oldest;
 		}
 	}
-	rescue_pending = oldest >= threshold;
 	stat_max(stats_here(), BURST_STAT_max_wait_us, oldest / 1000);
 	bpf_timer_start(timer, age_period_ns(), 0);
 	return 0;

@@ -166,6 +166,7 @@ BURST_STATIC_ASSERT(BURST_NR_STATS <= 64, "burst_stat_max_mask has 64 bits");
 struct burst_stats {
 	u64 cnt[BURST_NR_STATS];
 	u64 epoch;
+	u64 steps_now;	/* steps of the hot callback running on this CPU */
 };
 
 /*

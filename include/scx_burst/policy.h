@@ -325,6 +325,83 @@ static inline u64 burst_steal_margin(u32 policy, u64 slice_ns, u64 rr_interval_n
 }
 
 /*
+ * Bounded work per call.  The hot callbacks (ops.select_cpu, ops.enqueue,
+ * ops.dispatch) never look at a number of queues, CPUs or tasks that grows
+ * with the queue length or the CPU count; the stats count their steps
+ * (stats_table.h, group "steps"):
+ *
+ *   - a queue peek, a queue's nr_queued, a move attempt from a queue;
+ *   - a cpumask kfunc (an idle-CPU pick or test, an and/intersects, a
+ *     distribute pick): the kernel walks the mask a machine word at a time,
+ *     so one step covers 64 CPUs;
+ *   - a CPU considered as a preemption victim.
+ *
+ * The only loops of those callbacks go over other LLCs: a dispatching CPU
+ * peeks their queues, a deadline wakeup looks at their latest-deadline
+ * CPUs.  Each call looks at no more than BURST_LLC_SCAN_MAX other LLCs,
+ * from a start that rotates per CPU (burst_llc_scan_at()), so on a machine
+ * with more LLCs than that every LLC is still looked at within
+ * burst_llc_scan_rounds() calls.  Overdue tasks are found by the age check
+ * (a timer, every max_wait / 4), not by a queue walk in ops.dispatch.
+ *
+ * The BURST_STEPS_MAX_* bounds add up the most steps each path of the
+ * callback can take (the BPF code next to each step says which term it
+ * belongs to); the VM test and the benchmark check every call's steps
+ * against them.
+ */
+enum burst_step_limits {
+	BURST_LLC_SCAN_MAX		= 4,
+	/* one idle search in a mask (pick_idle_in): the and with the LLC,
+	 * with SMT the previous CPU's core, an idle core in the LLC and
+	 * anywhere, then the previous CPU, the LLC, anywhere */
+	BURST_STEPS_IDLE_SEARCH		= 7,
+	/* sync wakeup: previous CPU, nr_queued of the local queue; the
+	 * domain mask; two idle searches (domain, then all allowed); the
+	 * domain CPU kept when the domain is full */
+	BURST_STEPS_MAX_SELECT		= 2 + 1 + 2 * BURST_STEPS_IDLE_SEARCH + 1,
+	/* an idle core for the last task (with its domain mask); the
+	 * domain mask for wants_domain, twice (for the last task, then for
+	 * the queue); queue_llc's domain mask and pick; the domain mask and
+	 * two idle searches; preemption victims: the CPU, its sibling, its
+	 * own LLC's and BURST_LLC_SCAN_MAX other LLCs' latest CPUs */
+	BURST_STEPS_MAX_ENQUEUE		= 2 + 2 + 2 + 1 + 2 * BURST_STEPS_IDLE_SEARCH +
+					  3 + BURST_LLC_SCAN_MAX,
+	/* the old policy's three queues; the domain mask of the previous
+	 * task; the own pinned, LLC and outside queues and both queues of
+	 * BURST_LLC_SCAN_MAX other LLCs; three take attempts; an idle core
+	 * for the previous task (with its domain mask) */
+	BURST_STEPS_MAX_DISPATCH	= 3 + 1 + 3 + 2 * BURST_LLC_SCAN_MAX + 3 + 2,
+};
+
+/* How many other LLCs one call looks at, on a machine with @nr_llcs. */
+static inline u32 burst_llc_scan_count(u32 nr_llcs)
+{
+	return nr_llcs > 1 ? burst_min_u32(nr_llcs - 1, BURST_LLC_SCAN_MAX) : 0;
+}
+
+/*
+ * The @k-th other LLC (k < burst_llc_scan_count()) a CPU of LLC @own
+ * looks at in a call whose rotation is @start: the other LLCs in order
+ * after @own, beginning @start places further.  A CPU that adds
+ * burst_llc_scan_count() to @start after each call looks at every other
+ * LLC within burst_llc_scan_rounds() calls.
+ */
+static inline u32 burst_llc_scan_at(u32 own, u32 start, u32 k, u32 nr_llcs)
+{
+	u32 others = nr_llcs > 1 ? nr_llcs - 1 : 1;
+
+	return (own + 1 + (start + k) % others) % (nr_llcs ? nr_llcs : 1);
+}
+
+/* Calls after which every other LLC has been looked at. */
+static inline u32 burst_llc_scan_rounds(u32 nr_llcs)
+{
+	u32 n = burst_llc_scan_count(nr_llcs);
+
+	return n ? (nr_llcs - 1 + n - 1) / n : 0;
+}
+
+/*
  * An overdue task runs for a quarter of the policy's slice: enough to make
  * progress, little enough that the bound does not hand a SCHED_IDLE or
  * nice-19 task next to a hog a real share (a full 40 ms rr_interval every

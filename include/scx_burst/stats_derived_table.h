@@ -14,3 +14,6 @@
  * include it with BURST_RATIO defined.
  */
 BURST_RATIO(avg_score, burst, "avg_sc", score_sum, runs, "the average burst score")
+BURST_RATIO(select_steps_per_call,   steps, "sel/c", select_steps, select_calls, "steps per ops.select_cpu call")
+BURST_RATIO(enqueue_steps_per_call,  steps, "enq/c", enqueue_steps, enqueue_calls, "steps per ops.enqueue call")
+BURST_RATIO(dispatch_steps_per_call, steps, "dsp/c", dispatch_steps, dispatch_calls, "steps per ops.dispatch call")

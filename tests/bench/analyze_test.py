@@ -102,6 +102,23 @@ class FixtureTest(unittest.TestCase):
         self.assertEqual(trace["eevdf"]["scheduler"], "EEVDF")
         self.assertTrue(trace["burst"]["scheduler"].startswith("burst_"))
 
+    def test_quick_run_counting_steps(self):
+        results = self.run_fixture("quick-steps")
+        # run before bench.sh ran the interactive workloads: all it lacks
+        self.assertEqual([p for p in analyze.check(results) if ".interactive." not in p], [])
+        overhead = results["kernels"]["sid"]["overhead"]
+        self.assertEqual(overhead["steps"]["bounds"], analyze.step_bounds())
+        for sched in analyze.POLICIES:
+            self.assertTrue(overhead["steps"][sched]["worst"]["within_bounds"], sched)
+            for smp in ("2", "4"):
+                for load in analyze.LOADS:
+                    steps = overhead[smp][sched][load]["steps"]
+                    self.assertEqual(sorted(steps), ["dispatch", "enqueue", "select"])
+                    for entry in steps.values():
+                        self.assertGreater(entry["calls"], 0)
+                        self.assertAlmostEqual(entry["steps_per_call"], entry["steps"] / entry["calls"], places=4)
+        self.assertIn(results["kernels"]["sid"]["targets"]["t4"]["burst"]["met"], ("yes", "no"))
+
     def test_quick_run_with_the_interactive_workloads(self):
         results = self.run_fixture("quick-ia")
         sid = results["kernels"]["sid"]
@@ -299,6 +316,95 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual((growth.worst, growth.worst_callback), (3, "c"))
         self.assertEqual((growth.next, growth.next_callback), (1.5, "a"))
 
+
+class StepsTest(unittest.TestCase):
+    """Target 4: the steps the hot callbacks count, against the bounds of
+    policy.h."""
+
+    def header(self, body):
+        handle = tempfile.NamedTemporaryFile("w", suffix=".h", delete=False, encoding="utf-8")
+        self.addCleanup(os.unlink, handle.name)
+        handle.write("enum burst_limits { BURST_MAX_SCORE = 39, };\n"
+                     "enum burst_step_limits {\n" + body + "};\n")
+        handle.close()
+        return handle.name
+
+    def test_bounds_are_read_from_the_enum_with_names_and_comments(self):
+        path = self.header("\tBURST_LLC_SCAN_MAX = 4,\n"
+                           "\t/* not a bound: BURST_STEPS_MAX_SELECT = 99, */\n"
+                           "\tBURST_STEPS_IDLE_SEARCH = 7,\n"
+                           "\tBURST_STEPS_MAX_SELECT = 2 + 2 * BURST_STEPS_IDLE_SEARCH,\n"
+                           "\tBURST_STEPS_MAX_ENQUEUE = 1 +\n\t\t\t\tBURST_LLC_SCAN_MAX,\n"
+                           "\tBURST_STEPS_MAX_DISPATCH = 3 * (1 + BURST_LLC_SCAN_MAX),\n")
+        self.assertEqual(analyze.step_bounds(path), {"select": 16, "enqueue": 5, "dispatch": 15})
+
+    def test_a_bound_that_is_not_a_constant_is_an_error(self):
+        path = self.header("\tBURST_STEPS_MAX_SELECT = nr_cpu_ids * 2,\n")
+        with self.assertRaises(analyze.BenchError):
+            analyze.step_bounds(path)
+        with self.assertRaises(analyze.BenchError):
+            analyze.step_bounds(path + ".missing")
+
+    def test_the_repository_bounds_are_numbers(self):
+        bounds = analyze.step_bounds()
+        self.assertEqual(sorted(bounds), ["dispatch", "enqueue", "select"])
+        self.assertTrue(all(isinstance(value, int) and value > 0 for value in bounds.values()), bounds)
+
+    def overhead(self, per_call, most=None):
+        """2 and 4 vCPUs, both policies; per_call(smp, load, callback)."""
+        overhead = {}
+        for smp in (2, 4):
+            for sched in analyze.POLICIES:
+                for load in analyze.LOADS:
+                    overhead.setdefault(str(smp), {}).setdefault(sched, {})[load] = {"steps": {
+                        callback: {"calls": 1000, "steps": 1000 * per_call(smp, load, callback),
+                                   "steps_per_call": per_call(smp, load, callback),
+                                   "max_steps": (most or {}).get(callback, 6)}
+                        for callback, _ in analyze.STEP_CALLBACKS}}
+        return overhead
+
+    def judge(self, overhead):
+        worst = {(sched, "light_to_heavy"): analyze.Growth({}, {}) for sched in analyze.POLICIES}
+        steps = analyze.step_growth(overhead, [2, 4], worst)
+        return steps, analyze.step_target(worst, "burst")
+
+    def test_flat_steps_within_the_bounds_meet_the_target(self):
+        # light 3, medium 5, heavy 5.5 steps per call; 4 vCPUs the same
+        steps, verdict = self.judge(self.overhead(
+            lambda smp, load, callback: {"light": 3, "medium": 5, "heavy": 5.5}[load]))
+        self.assertEqual(verdict["met"], "yes", verdict["detail"])
+        worst = steps["burst"]["worst"]
+        self.assertAlmostEqual(worst["queue_growth"], 1.1)
+        self.assertAlmostEqual(worst["vcpus_growth"], 1.0)
+        self.assertAlmostEqual(worst["light_to_heavy"], 5.5 / 3, places=5)
+        self.assertTrue(worst["within_bounds"])
+        self.assertEqual(steps["burst"]["max_steps_per_call"]["dispatch"], 5.5)
+        self.assertIn("dispatch 6/%d" % analyze.step_bounds()["dispatch"], verdict["detail"])
+
+    def test_steps_that_grow_with_the_queue_miss_the_target(self):
+        steps, verdict = self.judge(self.overhead(
+            lambda smp, load, callback: 8 if (load, callback) == ("heavy", "dispatch") else 4))
+        self.assertEqual(verdict["met"], "no")
+        self.assertEqual((steps["burst"]["worst"]["queue_growth"],
+                          steps["burst"]["worst"]["queue_growth_callback"]), (2, "dispatch"))
+        self.assertIn("(medium -> heavy) at most 2.00x (dispatch)", verdict["detail"])
+
+    def test_steps_that_grow_with_the_cpus_miss_the_target(self):
+        steps, verdict = self.judge(self.overhead(lambda smp, load, callback: smp))
+        self.assertEqual(verdict["met"], "no")
+        self.assertEqual(steps["burst"]["worst"]["vcpus_growth"], 2)
+
+    def test_one_call_over_its_bound_misses_the_target(self):
+        over = analyze.step_bounds()["enqueue"] + 1
+        steps, verdict = self.judge(self.overhead(lambda smp, load, callback: 4, {"enqueue": over}))
+        self.assertFalse(steps["burst"]["worst"]["within_bounds"])
+        self.assertEqual(verdict["met"], "no")
+        self.assertIn("enqueue %d/" % over, verdict["detail"])
+
+    def test_no_steps_counted_is_not_a_verdict(self):
+        worst = {(sched, "light_to_heavy"): analyze.Growth({}, {}) for sched in analyze.POLICIES}
+        analyze.step_growth({}, [], worst)
+        self.assertEqual(analyze.step_target(worst, "burst")["met"], "n/a")
 
 class InteractiveTest(unittest.TestCase):
     """The interactive workloads (issue 13): metrics, ratios and targets
@@ -518,19 +624,29 @@ class BadInputTest(unittest.TestCase):
         self.assertIn("meta.suites: no kernel", problems)
 
     def test_check_exit_status(self):
-        good = os.path.join(FIXTURES, "quick-ia", "expected", "results.json")
-        self.assertEqual(self.run_analyzer("check", good), (0, "", ""))
-        # quick-trace was run before bench.sh ran the interactive workloads,
+        # quick-steps was run before bench.sh ran the interactive
+        # workloads, quick-ia before the callbacks counted their steps;
+        # quick-trace also before bench.sh ran the interactive workloads,
         # quick-sid also before it traced a window: that is all they lack
+        status, _, stderr = self.run_analyzer(
+            "check", os.path.join(FIXTURES, "quick-steps", "expected", "results.json"))
+        self.assertEqual(status, 1)
+        self.assertEqual([line for line in stderr.splitlines() if ".interactive." not in line], [])
+        status, _, stderr = self.run_analyzer(
+            "check", os.path.join(FIXTURES, "quick-ia", "expected", "results.json"))
+        self.assertEqual(status, 1)
+        self.assertEqual([line for line in stderr.splitlines() if "step" not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "quick-trace", "expected", "results.json"))
         self.assertEqual(status, 1)
-        self.assertEqual([line for line in stderr.splitlines() if ".interactive." not in line], [])
+        self.assertEqual([line for line in stderr.splitlines()
+                          if ".interactive." not in line and "step" not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "quick-sid", "expected", "results.json"))
         self.assertEqual(status, 1)
         self.assertEqual([line for line in stderr.splitlines()
-                          if ".trace." not in line and ".interactive." not in line], [])
+                          if ".trace." not in line and ".interactive." not in line
+                          and "step" not in line], [])
         status, _, stderr = self.run_analyzer(
             "check", os.path.join(FIXTURES, "two-kernels", "expected", "results.json"))
         self.assertEqual(status, 1)

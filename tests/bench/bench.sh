@@ -415,14 +415,30 @@ ovh_run() {
 			light) _k=1 ;; medium) _k=$((3 * n)) ;; heavy) _k=$hogs ;;
 			esac
 			prog_stats > /tmp/p0
+			scx_burst --json ctl stats > /tmp/ovs0.json 2>/dev/null
 			$P hogs "$_k" "$ovh_s" 20 > /tmp/hogs.out
 			prog_stats > /tmp/p1
+			scx_burst --json ctl stats > /tmp/ovs1.json 2>/dev/null
 			B ovh_load sched=$_pol load=$_load rep=$_r cpus=$n valid=$(valid) \
 				$(awk '{ printf "%s=%s ", $1, $2 }' /tmp/hogs.out)
 			# %.0f: busybox awk's %d wraps above 2^31
 			awk -v s="$_pol" -v l="$_load" -v r=$_r 'NR == FNR { t[$1] = $2; c[$1] = $3; next }
 				{ printf "@@B ovh sched=%s load=%s rep=%s prog=%s run_ns=%.0f cnt=%.0f\n",
 				  s, l, r, $1, $2 - t[$1], $3 - c[$1] }' /tmp/p0 /tmp/p1
+			# steps the hot callbacks took in the window (their own
+			# counters, emulator-independent); max: the most one call
+			# took since the daemon started (--stats 0 never closes an
+			# interval), so it covers this and the earlier windows
+			for _cb in select enqueue dispatch; do
+				_c0=$(stat_field /tmp/ovs0.json ${_cb}_calls)
+				_c1=$(stat_field /tmp/ovs1.json ${_cb}_calls)
+				_s0=$(stat_field /tmp/ovs0.json ${_cb}_steps)
+				_s1=$(stat_field /tmp/ovs1.json ${_cb}_steps)
+				_m=$(stat_field /tmp/ovs1.json ${_cb}_steps_max)
+				B ovh_steps sched=$_pol load=$_load rep=$_r cb=$_cb \
+					calls=$(( ${_c1:-0} - ${_c0:-0} )) steps=$(( ${_s1:-0} - ${_s0:-0} )) \
+					max=${_m:-nan}
+			done
 		done
 		_r=$((_r + 1))
 	done

@@ -781,3 +781,78 @@ TEST(DeadlineBurst, ShortBurstsAreNotPushedBehindTheHogs)
 }
 
 }  // namespace
+
+// The other LLCs one hot call looks at (policy.h, "Bounded work per
+// call"): never more than BURST_LLC_SCAN_MAX, never its own, each one
+// distinct, and a CPU that advances its rotation by the count after every
+// call has looked at every other LLC within burst_llc_scan_rounds() calls,
+// on machines of 1 to BURST_MAX_LLCS LLCs.
+TEST(LlcScan, BoundedDistinctAndCoversEveryOtherLlc)
+{
+	for (uint32_t nr = 1; nr <= BURST_MAX_LLCS; nr++) {
+		uint32_t n = burst_llc_scan_count(nr);
+		uint32_t others = nr - 1;
+		EXPECT_EQ(n, std::min<uint32_t>(others, 4)) << nr << " LLCs";
+		uint32_t rounds = burst_llc_scan_rounds(nr);
+		// ceil(others / 4), counted by hand
+		uint32_t want_rounds = 0;
+		for (uint32_t left = others; left > 0; left -= std::min<uint32_t>(left, 4))
+			want_rounds++;
+		EXPECT_EQ(rounds, want_rounds) << nr << " LLCs";
+		for (uint32_t own = 0; own < nr; own++) {
+			for (uint32_t start0 : {0u, 3u, 0xfffffff0u % (others ? others : 1)}) {
+				std::vector<int> seen(nr, 0);
+				uint32_t start = start0;
+				for (uint32_t call = 0; call < rounds; call++) {
+					std::vector<int> now(nr, 0);
+					for (uint32_t k = 0; k < n; k++) {
+						uint32_t l = burst_llc_scan_at(own, start, k, nr);
+						ASSERT_LT(l, nr);
+						EXPECT_NE(l, own) << nr << " LLCs, call " << call;
+						EXPECT_EQ(now[l]++, 0) << "LLC " << l << " twice in a call";
+						seen[l]++;
+					}
+					start += n;
+				}
+				for (uint32_t l = 0; l < nr; l++)
+					EXPECT_EQ(seen[l] > 0, l != own)
+						<< nr << " LLCs, own " << own << ", LLC " << l
+						<< " after " << rounds << " calls";
+			}
+		}
+	}
+}
+
+// With at most 5 LLCs every call looks at all the others (the rotation
+// does not change what a machine of that size does).
+TEST(LlcScan, SmallMachinesLookAtAllOthersEveryCall)
+{
+	for (uint32_t nr = 2; nr <= 5; nr++)
+		for (uint32_t own = 0; own < nr; own++) {
+			std::vector<int> seen(nr, 0);
+			for (uint32_t k = 0; k < burst_llc_scan_count(nr); k++)
+				seen[burst_llc_scan_at(own, 0, k, nr)]++;
+			for (uint32_t l = 0; l < nr; l++)
+				EXPECT_EQ(seen[l], l == own ? 0 : 1);
+		}
+	EXPECT_EQ(burst_llc_scan_count(1), 0u);
+	EXPECT_EQ(burst_llc_scan_rounds(1), 0u);
+}
+
+// The per-call step bounds, added up by hand from the steps each path of
+// the BPF code counts (idle search: LLC and, SMT core of the previous
+// CPU, idle core in the LLC, idle core anywhere, previous CPU, LLC,
+// anywhere = 7).  They are constants: nothing in them depends on the
+// number of CPUs, LLCs or queued tasks.
+TEST(StepBounds, ConstantsAddUp)
+{
+	EXPECT_EQ(BURST_STEPS_IDLE_SEARCH, 7);
+	// sync 2 + domain 1 + two searches 14 + domain pick 1
+	EXPECT_EQ(BURST_STEPS_MAX_SELECT, 18);
+	// last task 2 + wants_domain 2 + queue_llc 2 + domain 1 + 14 +
+	// victims 2 + 1 + 4
+	EXPECT_EQ(BURST_STEPS_MAX_ENQUEUE, 28);
+	// old queues 3 + prev domain 1 + own queues 3 + 2 x 4 other LLCs +
+	// take 3 + idle core 2
+	EXPECT_EQ(BURST_STEPS_MAX_DISPATCH, 20);
+}

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scx_burst/policy.h"
 #include "scx_burst/version.hpp"
 
 namespace {
@@ -997,6 +998,68 @@ double spread(const std::vector<double> &ns)
 	return lo > 0 ? max_of(ns) / lo : std::numeric_limits<double>::infinity();
 }
 
+// The steps the hot callbacks count (policy.h, "Bounded work per call"):
+// on every CPU in every interval of the window, no call took more than its
+// callback's bound, and the calls add up with the counters the callbacks
+// keep: one ops.enqueue call per enqueue, at least one ops.dispatch call
+// per task a dispatch took or kept, one ops.select_cpu call per idle pick.
+// A call's counters land before its calls counter, so a read between the
+// two sees one more; summed over the window, per CPU, that is at most 1.
+std::string expect_bounded_steps(const Window &w)
+{
+	struct Cb {
+		const char *name;
+		uint64_t bound;
+		uint64_t calls = 0, steps = 0, most = 0;
+	};
+	std::array<Cb, 3> cbs = {{{"select", BURST_STEPS_MAX_SELECT},
+				  {"enqueue", BURST_STEPS_MAX_ENQUEUE},
+				  {"dispatch", BURST_STEPS_MAX_DISPATCH}}};
+	std::map<int, std::map<std::string, int64_t>> sum;	// cpu -> key -> window total
+	for (const auto &s : w.stats)
+		for (const auto &c : s["cpus"]) {
+			int cpu = c.value("cpu", -1);
+			for (auto &cb : cbs) {
+				std::string n = cb.name;
+				uint64_t most = c.value(n + "_steps_max", uint64_t{0});
+				EXPECT_LE(most, cb.bound)
+					<< w.pfx << ": one " << n << " call took " << most
+					<< " steps on CPU " << cpu << "; line: " << s.dump();
+				cb.most = std::max(cb.most, most);
+				cb.calls += c.value(n + "_calls", uint64_t{0});
+				cb.steps += c.value(n + "_steps", uint64_t{0});
+			}
+			for (const char *k : {"enqueue_calls", "enqueue", "dispatch_calls",
+					      "dispatch_pin", "dispatch_shared", "dispatch_steal",
+					      "dispatch_drain", "keep_running", "select_calls",
+					      "idle_pick"})
+				sum[cpu][k] += c.value(k, int64_t{0});
+		}
+	EXPECT_FALSE(sum.empty()) << w.pfx << ": no stats lines in the window";
+	for (auto &[cpu, v] : sum) {
+		int64_t took = v["dispatch_pin"] + v["dispatch_shared"] + v["dispatch_steal"] +
+			       v["dispatch_drain"] + v["keep_running"];
+		EXPECT_LE(std::llabs(v["enqueue_calls"] - v["enqueue"]), 1)
+			<< w.pfx << " CPU " << cpu << ": enqueue_calls " << v["enqueue_calls"]
+			<< ", enqueue " << v["enqueue"];
+		EXPECT_GE(v["dispatch_calls"] + 1, took)
+			<< w.pfx << " CPU " << cpu << ": dispatch_calls " << v["dispatch_calls"]
+			<< ", tasks taken or kept " << took;
+		EXPECT_GE(v["select_calls"] + 1, v["idle_pick"])
+			<< w.pfx << " CPU " << cpu << ": select_calls " << v["select_calls"]
+			<< ", idle_pick " << v["idle_pick"];
+	}
+	std::string out;
+	for (const auto &cb : cbs) {
+		EXPECT_GT(cb.calls, 0u) << w.pfx << ": no " << cb.name << " call counted";
+		EXPECT_LE(cb.steps, cb.calls * cb.bound) << w.pfx << ": " << cb.name;
+		out += std::string(" ") + cb.name + "_per_call=" +
+		       fixed(cb.calls ? (double)cb.steps / cb.calls : 0) + " " + cb.name +
+		       "_most=" + std::to_string(cb.most) + "/" + std::to_string(cb.bound);
+	}
+	return out;
+}
+
 // 12 equal loops: equal CPU time, both LLCs equally busy.
 void expect_equal_window(const VmRun &r, const std::string &pfx,
 			 const std::vector<std::vector<int>> &llcs, Summary &sum,
@@ -1018,6 +1081,8 @@ void expect_equal_window(const VmRun &r, const std::string &pfx,
 		}
 		expect_no_ejection(r, *w);
 		std::string mw = expect_max_wait(r, *w);
+		std::string steps = expect_bounded_steps(*w);
+		sum.add(pol + " equal steps:" + steps);
 		sum.add(pol + " equal secs=" + fixed(w->secs, 1) + " spread=" + fixed(sp) +
 			" min_s=" + fixed(min_of(t) / 1e9, 1) + " max_s=" +
 			fixed(max_of(t) / 1e9, 1) + " llc0=" + fixed(l0) + " llc1=" +
@@ -1056,6 +1121,8 @@ void expect_nice_window(const VmRun &r, const std::string &pfx,
 					     "CPU each was last on: " << loops_on_cpus(*w);
 		expect_no_ejection(r, *w);
 		std::string mw = expect_max_wait(r, *w);
+		std::string steps = expect_bounded_steps(*w);
+		sum.add(pol + " nice (36 loops on 8 CPUs) steps:" + steps);
 		sum.add(pol + " nice secs=" + fixed(w->secs, 1) + " spread0=" + fixed(sp) +
 			" nice0_min_s=" + fixed(min_of(n0) / 1e9, 1) + " nice0_max_s=" +
 			fixed(max_of(n0) / 1e9, 1) + " nice19_s=" + seconds_list(n19) +
