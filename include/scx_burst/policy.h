@@ -341,8 +341,9 @@ static inline u64 burst_steal_margin(u32 policy, u64 slice_ns, u64 rr_interval_n
  * CPUs.  Each call looks at no more than BURST_LLC_SCAN_MAX other LLCs,
  * from a start that rotates per CPU (burst_llc_scan_at()), so on a machine
  * with more LLCs than that every LLC is still looked at within
- * burst_llc_scan_rounds() calls.  Overdue tasks are found by the age check
- * (a timer, every max_wait / 4), not by a queue walk in ops.dispatch.
+ * burst_llc_scan_rounds() calls.  Not counted: while a task is overdue
+ * (half of max_wait), ops.dispatch walks the queues for one it may run
+ * (rescue_overdue() in the BPF program), the wait bound at work.
  *
  * The BURST_STEPS_MAX_* bounds add up the most steps each path of the
  * callback can take (the BPF code next to each step says which term it
