@@ -1718,11 +1718,17 @@ def report_latency(results, lines, plot_dir):
             for counter in counters:
                 burst = get(latency, "burst", "counters_per_s", counter)
                 deadline = get(latency, "deadline", "counters_per_s", counter)
-                if counter != "run_ns" and (is_positive(burst) or is_positive(deadline)):
+                if is_rate_counter(counter) and (is_positive(burst) or is_positive(deadline)):
                     lines.append("| %s | %s | %s |" % (counter, number_or_dash(burst, "%.1f"),
                                                        number_or_dash(deadline, "%.1f")))
             lines.append("")
         report_trace(kernel, name, lines, plot_dir)
+
+
+def is_rate_counter(name):
+    """A counter that adds up over time, so per second means something: not
+    run_ns, and not the per-interval maxima (max_wait_us, *_steps_max)."""
+    return name != "run_ns" and not name.startswith("max_") and not name.endswith("_max")
 
 
 IA_GROUP_TITLES = {
@@ -1808,7 +1814,7 @@ def report_interactive(results, lines):
             rows = []
             for counter in counters:
                 values = [get(entry, sched, "counters_per_s", counter) for sched in policies]
-                if counter != "run_ns" and any(is_positive(value) for value in values):
+                if is_rate_counter(counter) and any(is_positive(value) for value in values):
                     rows.append("| %s | %s |" % (counter, " | ".join(number_or_dash(value, "%.1f")
                                                                       for value in values)))
             if rows:
