@@ -18,13 +18,18 @@ su -s /bin/sh nobody -c 'scx_burst trace --duration 1 --out /tmp/nr' > /dev/null
 tag NOT_ROOT_RC $?
 send_file NOT_ROOT_ERR /tmp/nr.err
 
-# jiffies: the uptime, then per CPU "task/idle/irq" of /proc/stat in
-# USER_HZ ticks (task = user + nice + system, idle = idle + iowait, irq =
-# irq + softirq)
+# jiffies: the uptime, then per CPU "task/idle/irq/run_ns": task, idle and
+# irq of /proc/stat in USER_HZ ticks (task = user + nice + system, idle =
+# idle + iowait, irq = irq + softirq), and run_ns, the ns tasks other than
+# idle ran there (rq_cpu_time of /proc/schedstat, from the scheduler clock)
 jiffies() {
-	awk 'BEGIN { getline u < "/proc/uptime"; split(u, a, " "); printf "%s ", a[1] }
-		/^cpu[0-9]/ { printf "%s %d/%d/%d ", substr($1, 4),
-			$2 + $3 + $4, $5 + $6, $7 + $8 }' /proc/stat
+	awk 'BEGIN { getline u < "/proc/uptime"; split(u, a, " "); printf "%s ", a[1]
+			while ((getline l < "/proc/schedstat") > 0) {
+				split(l, f, " ")
+				if (f[1] ~ /^cpu[0-9]/) run[substr(f[1], 4)] = f[8]
+			} }
+		/^cpu[0-9]/ { c = substr($1, 4); printf "%s %d/%d/%d/%s ", c,
+			$2 + $3 + $4, $5 + $6, $7 + $8, (c in run) ? run[c] : -1 }' /proc/stat
 }
 
 # run_trace PFX: the load, a 5 s trace of it; /proc/stat is sampled when the
