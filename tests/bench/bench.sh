@@ -173,19 +173,6 @@ floor() {
 	send_hist "floor.$1" /tmp/floor.h
 }
 
-# wait_runnable COUNT SECONDS: until at least COUNT tasks are runnable
-# (the running/total field of /proc/loadavg; read by the shell itself, no
-# process to start while the hogs fork)
-wait_runnable() {
-	_i=0
-	while [ $_i -lt $(($2 * 10)) ]; do
-		read -r _l1 _l5 _l15 _rt _lp < /proc/loadavg
-		[ "${_rt%/*}" -ge "$1" ] && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
 # stop_hogs PID: the stress-ng parent PID and all its workers, at once
 stop_hogs() {
 	kill -KILL $(pidof stress-ng) 2>/dev/null

@@ -61,17 +61,6 @@ else
 fi
 
 # --- 2. EEVDF against itself ---------------------------------------------------
-# wait_runnable COUNT SECONDS: until at least COUNT tasks are runnable
-wait_runnable() {
-	_i=0
-	while [ $_i -lt $(($2 * 10)) ]; do
-		read -r _l1 _l5 _l15 _rt _lp < /proc/loadavg
-		[ "${_rt%/*}" -ge "$1" ] && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
 # lat REP: cyclictest's wakeup latency (us) during lat_s seconds of hogs
 lat() {
 	cyclictest --policy=other -t "$n" -i 1000 -D $((lat_s + 90)) -q -v -u \

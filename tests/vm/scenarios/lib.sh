@@ -107,6 +107,20 @@ kill_hogs() {
 	HOGS=''
 }
 
+# wait_runnable COUNT SECONDS: until at least COUNT tasks are runnable
+# (the running/total field of /proc/loadavg; read by the shell itself, no
+# process to start while the hogs fork)
+wait_runnable() {
+	_i=0
+	while [ $_i -lt $(($2 * 10)) ]; do
+		read -r _l1 _l5 _l15 _rt _lp < /proc/loadavg
+		[ "${_rt%/*}" -ge "$1" ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
 # nlines FILE: complete lines in FILE so far
 nlines() { wc -l < "$1" 2>/dev/null || echo 0; }
 
