@@ -107,7 +107,12 @@
  *    CPU must have nothing else in its local queue, must be running a
  *    task of ours (cpu_ctx busy, so not a real-time task or an interrupt
  *    whose end we cannot predict) that is not exiting, and must be one the
- *    wakee may use inside the primary domain.  A local queue is served
+ *    wakee may use inside the primary domain; and the wakee's key must be
+ *    no later than the earliest head of the queues that CPU serves (its
+ *    pinned queue, its LLC's), else the handoff would jump them: a pair
+ *    handing work back and forth would keep the CPU, each thread sleeping
+ *    while the other runs so that neither builds a burst, and the queued
+ *    tasks would run only once overdue.  A local queue is served
  *    before ops.dispatch is even asked, so the wakee runs as soon as the
  *    waker stops: at once if it waits as it said it would, else when its
  *    slice ends (a slice, at most a quarter of max_wait_ms, the bound the
@@ -976,6 +981,54 @@ static void try_preempt(struct task_struct *p, struct burst_task_ctx *tctx,
 	preempt_by_score(tctx, cpu);
 }
 
+/* The earliest queue head a dispatching CPU may take. */
+struct pick {
+	u64 dsq;
+	u64 key;	/* head's key, plus the margin for another LLC's */
+	u32 stat;
+	bool found;
+};
+
+static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
+				     u32 stat)
+{
+	struct task_struct *t;
+	u64 key;
+
+	step();
+	t = burst_dsq_peek(dsq);
+	if (!t)
+		return;
+	key = t->scx.dsq_vtime + margin;
+	if (!pk->found || time_before(key, pk->key)) {
+		pk->dsq = dsq;
+		pk->key = key;
+		pk->stat = stat;
+		pk->found = true;
+	}
+}
+
+/*
+ * The earliest head of @cpu's own queues, at most three peeks: its pinned
+ * queue; its LLC's queue if it is in the primary domain or the domain
+ * overflows; its LLC's outside queue if it is outside the domain.
+ */
+static __always_inline struct pick own_heads(s32 cpu, u32 policy, u32 llc)
+{
+	bool outside = !in_primary(cpu);
+	struct pick pk = {};
+
+	consider(&pk, pin_dsq(policy, cpu), 0, BURST_STAT_dispatch_pin);
+	if (in_primary(cpu) || overflow)
+		consider(&pk, llc_dsq(policy, llc), 0,
+			 outside ? BURST_STAT_overflow_place :
+				   BURST_STAT_dispatch_shared);
+	if (outside)
+		consider(&pk, outside_dsq(policy, llc), 0,
+			 BURST_STAT_dispatch_shared);
+	return pk;
+}
+
 /*
  * A synchronous wakeup (SCX_WAKE_SYNC: the waker says it is about to wait,
  * as a pipe or socket writer waiting for the reply does): keep the pair
@@ -983,14 +1036,18 @@ static void try_preempt(struct task_struct *p, struct burst_task_ctx *tctx,
  * if it is idle and in the waker's LLC (*@idle set), else the waker's CPU
  * if the wakee may run there, it is in the primary domain (or the domain
  * overflows), the waker is a task of ours (cpu_ctx busy: not a real-time
- * task, an interrupt or the idle task) that is not exiting, and nothing
- * else is queued on it.  -1: the usual idle search.
+ * task, an interrupt or the idle task) that is not exiting, nothing
+ * else is queued on it, and the wakee's key is not later than the heads
+ * of the queues it serves (own_heads()).  -1: the usual idle search.
  */
-static s32 pick_sync_cpu(struct task_struct *p, s32 prev_cpu, bool *idle)
+static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
+			 s32 prev_cpu, bool *idle)
 {
 	s32 cpu = bpf_get_smp_processor_id();
 	struct task_struct *waker;
 	struct cpu_ctx *cctx;
+	struct pick pk;
+	u32 policy;
 
 	*idle = false;
 	if (cpu < 0 || cpu >= nr_cpu_ids ||
@@ -1014,6 +1071,20 @@ static s32 pick_sync_cpu(struct task_struct *p, s32 prev_cpu, bool *idle)
 	step();
 	if (scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL))
 		return -1;
+	/*
+	 * A local queue is served before ops.dispatch looks at the shared
+	 * ones, so a handoff there jumps every queued task: only for a wakee
+	 * whose key is not later than the earliest head this CPU would
+	 * otherwise take.  Else a pair that hands work back and forth would
+	 * keep the CPU for as long as it runs (each thread sleeps while the
+	 * other runs, so neither builds a burst), and the queued tasks would
+	 * get it only when they became overdue.
+	 */
+	policy = active_policy();
+	pk = own_heads(cpu, policy, llc_of(cpu));
+	if (pk.found && time_before(pk.key, peek_key(p, tctx, policy,
+						     burst_now())))
+		return -1;
 	return cpu;
 }
 
@@ -1036,7 +1107,7 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 	if (wake_flags & SCX_WAKE_SYNC) {
 		bool idle;
 
-		cpu = pick_sync_cpu(p, prev_cpu, &idle);
+		cpu = pick_sync_cpu(p, tctx, prev_cpu, &idle);
 		if (cpu >= 0) {
 			now = burst_now();
 			tctx->flags = task_flags(p);
@@ -1300,33 +1371,6 @@ static bool drain_old_policy(s32 cpu, u32 llc, u32 old)
 	return false;
 }
 
-/* The earliest queue head a dispatching CPU may take. */
-struct pick {
-	u64 dsq;
-	u64 key;	/* head's key, plus the margin for another LLC's */
-	u32 stat;
-	bool found;
-};
-
-static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
-				     u32 stat)
-{
-	struct task_struct *t;
-	u64 key;
-
-	step();
-	t = burst_dsq_peek(dsq);
-	if (!t)
-		return;
-	key = t->scx.dsq_vtime + margin;
-	if (!pk->found || time_before(key, pk->key)) {
-		pk->dsq = dsq;
-		pk->key = key;
-		pk->stat = stat;
-		pk->found = true;
-	}
-}
-
 /*
  * The queues @cpu serves, heads compared by key: its pinned queue; its
  * LLC's queue if it is in the primary domain or the domain overflows; its
@@ -1345,17 +1389,9 @@ static struct pick best_head(s32 cpu, u32 policy, u32 llc)
 	bool outside = !in_primary(cpu);
 	u64 margin = burst_steal_margin(policy, tunables.slice_ns,
 					tunables.rr_interval_ns);
-	struct pick pk = {};
+	struct pick pk = own_heads(cpu, policy, llc);
 	u32 n = burst_llc_scan_count(nr_llcs), start, k;
 
-	consider(&pk, pin_dsq(policy, cpu), 0, BURST_STAT_dispatch_pin);
-	if (shared)
-		consider(&pk, llc_dsq(policy, llc), 0,
-			 outside ? BURST_STAT_overflow_place :
-				   BURST_STAT_dispatch_shared);
-	if (outside)
-		consider(&pk, outside_dsq(policy, llc), 0,
-			 BURST_STAT_dispatch_shared);
 	if (!n)
 		return pk;
 	start = llc_scan_start(n);

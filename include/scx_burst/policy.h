@@ -356,10 +356,11 @@ enum burst_step_limits {
 	 * with SMT the previous CPU's core, an idle core in the LLC and
 	 * anywhere, then the previous CPU, the LLC, anywhere */
 	BURST_STEPS_IDLE_SEARCH		= 7,
-	/* sync wakeup: previous CPU, nr_queued of the local queue; the
+	/* sync wakeup: previous CPU, nr_queued of the local queue, the
+	 * heads of the waker CPU's pinned, LLC and outside queues; the
 	 * domain mask; two idle searches (domain, then all allowed); the
 	 * domain CPU kept when the domain is full */
-	BURST_STEPS_MAX_SELECT		= 2 + 1 + 2 * BURST_STEPS_IDLE_SEARCH + 1,
+	BURST_STEPS_MAX_SELECT		= 2 + 3 + 1 + 2 * BURST_STEPS_IDLE_SEARCH + 1,
 	/* an idle core for the last task (with its domain mask); the
 	 * domain mask for wants_domain, twice (for the last task, then for
 	 * the queue); queue_llc's domain mask and pick; the domain mask and

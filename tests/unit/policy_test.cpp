@@ -847,8 +847,8 @@ TEST(LlcScan, SmallMachinesLookAtAllOthersEveryCall)
 TEST(StepBounds, ConstantsAddUp)
 {
 	EXPECT_EQ(BURST_STEPS_IDLE_SEARCH, 7);
-	// sync 2 + domain 1 + two searches 14 + domain pick 1
-	EXPECT_EQ(BURST_STEPS_MAX_SELECT, 18);
+	// sync 2 + own queue heads 3 + domain 1 + two searches 14 + domain pick 1
+	EXPECT_EQ(BURST_STEPS_MAX_SELECT, 21);
 	// last task 2 + wants_domain 2 + queue_llc 2 + domain 1 + 14 +
 	// victims 2 + 1 + 4
 	EXPECT_EQ(BURST_STEPS_MAX_ENQUEUE, 28);
