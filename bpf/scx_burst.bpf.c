@@ -84,7 +84,17 @@
  *    tasks get equal CPU time across LLCs, and no CPU runs a SCHED_IDLE
  *    task or a later deadline while earlier work waits next door.  The
  *    cost is one peek per LLC queue and dispatch, for at most
- *    BURST_LLC_SCAN_MAX other LLCs per dispatch (section 6).  Both
+ *    BURST_LLC_SCAN_MAX other LLCs per dispatch (section 6).
+ *
+ *    A shared queue makes a CPU take whichever task is earliest, so two CPUs
+ *    serving hogs traded them about every other slice.  The warm pick
+ *    (warm_take(), policy.h): when the head of its LLC's queue last ran on
+ *    another CPU, a dispatching CPU takes instead the first of the next
+ *    three tasks that last ran on it, if that one's key is within one of
+ *    the head's slices of the head's and its burst score at most one step
+ *    above the head's.  The head waits at most for tasks that have run one
+ *    slice more than it, each once, and an interactive head is never
+ *    passed over for a hog.  Both
  *    policies use the same layout; each queue exists once per policy, so
  *    a switch never
  *    mixes vtime and absolute deadlines in one ordered queue, and the
@@ -1450,6 +1460,61 @@ prev_competes(struct task_struct *prev, s32 cpu, u32 policy, u64 now, u64 *key)
 }
 
 /*
+ * Warm pick (policy.h): if the head of @dsq, @cpu's LLC queue, last ran on
+ * another CPU, move the first of the next BURST_WARM_SCAN - 1 tasks that
+ * last ran on @cpu, may run there, and burst_warm_ok() lets pass the head
+ * (and whose key is before @cap, the previous task's, when that one
+ * competes).  One step per task looked at.  A subprogram: the iterator
+ * stays out of ops.dispatch's own frame.
+ */
+static __noinline bool warm_take(u64 dsq, s32 cpu, u32 policy, u64 cap,
+				 bool capped)
+{
+	struct burst_task_ctx *tctx;
+	struct task_struct *p;
+	u64 head_key = 0, window = 0;
+	u32 head_score = 0, n = 0;
+	bool moved = false;
+
+	bpf_for_each(scx_dsq, p, dsq, 0) {
+		u64 key = p->scx.dsq_vtime;
+
+		step();
+		tctx = task_ctx(p);
+		if (!tctx)
+			break;
+		if (!n++) {
+			/* the head ran here last: nothing to gain */
+			if (scx_bpf_task_cpu(p) == cpu)
+				break;
+			head_key = key;
+			head_score = tctx->score;
+			window = burst_warm_window(policy, tunables.slice_ns,
+						   tunables.rr_interval_ns,
+						   p->scx.weight, task_nice_idx(p),
+						   head_score);
+			continue;
+		}
+		if (!burst_warm_ok(key, tctx->score, head_key, head_score, window) ||
+		    (capped && !time_before(key, cap)))
+			break;
+		if (scx_bpf_task_cpu(p) == cpu &&
+		    bpf_cpumask_test_cpu(cpu, p->cpus_ptr) &&
+		    burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL, 0)) {
+			moved = true;
+			break;
+		}
+		if (n >= BURST_WARM_SCAN)
+			break;
+	}
+	if (moved) {
+		stat_inc(BURST_STAT_dispatch_shared);
+		stat_inc(BURST_STAT_warm_pick);
+	}
+	return moved;
+}
+
+/*
  * Move the head best_head() chose to @cpu's local queue.  If another CPU
  * took it first, the head of @cpu's own queues (pinned, then its LLC's
  * when it may serve it).  False if nothing was moved.
@@ -1487,9 +1552,13 @@ static __always_inline void dispatch(s32 cpu, struct task_struct *prev)
 
 	ptctx = prev_competes(prev, cpu, policy, now, &prev_key);
 	pk = best_head(cpu, policy, llc);
-	if (pk.found && (!ptctx || time_before(pk.key, prev_key)) &&
-	    take_head(cpu, policy, llc, &pk))
-		return;
+	if (pk.found && (!ptctx || time_before(pk.key, prev_key))) {
+		if (pk.dsq == llc_dsq(policy, llc) &&
+		    warm_take(pk.dsq, cpu, policy, prev_key, ptctx))
+			return;
+		if (take_head(cpu, policy, llc, &pk))
+			return;
+	}
 
 	/* A domain CPU with nothing it could take: the domain has room. */
 	if (!pk.found && primary_enabled && in_primary(cpu))

@@ -325,6 +325,44 @@ static inline u64 burst_steal_margin(u32 policy, u64 slice_ns, u64 rr_interval_n
 }
 
 /*
+ * Warm pick: a CPU about to take the head of its LLC's queue that last ran
+ * elsewhere looks at the next BURST_WARM_SCAN - 1 tasks for one that last
+ * ran on it, so that tasks taking turns on the LLC's CPUs keep their CPU
+ * and its cache instead of trading CPUs at every slice (the queue is shared,
+ * so without it two CPUs serving hogs swapped them about every other
+ * slice).  Such a task is taken ahead of the head only if
+ *
+ *	key <= head key + window,  window = one slice of the head's key
+ *
+ * (the vtime one slice of running costs the head at its weight and score;
+ * one rr_interval of deadline), and its burst score is at most the head's
+ * plus BURST_WARM_SCORE_SLACK: so the head waits at most for tasks that
+ * have run at most one of its slices more, and an interactive head (a low
+ * score) is never passed over for a hog.  Each task passing the head has
+ * its key pushed past that window by the slice it runs, so the head is
+ * passed over by each at most once.
+ */
+enum {
+	BURST_WARM_SCORE_SLACK	= 1,
+};	/* BURST_WARM_SCAN: with the step bounds below */
+
+static inline u64 burst_warm_window(u32 policy, u64 slice_ns, u64 rr_interval_ns,
+				    u32 weight, u32 nice_idx, u32 score)
+{
+	if (policy == BURST_POLICY_DEADLINE)
+		return rr_interval_ns;
+	return burst_vtime_delta(slice_ns, weight, nice_idx, score);
+}
+
+/* May a task of key @key and score @score be taken ahead of the head? */
+static inline bool burst_warm_ok(u64 key, u32 score, u64 head_key,
+				 u32 head_score, u64 window)
+{
+	return (s64)(key - (head_key + window)) <= 0 &&
+	       score <= head_score + BURST_WARM_SCORE_SLACK;
+}
+
+/*
  * Bounded work per call.  The hot callbacks (ops.select_cpu, ops.enqueue,
  * ops.dispatch) never look at a number of queues, CPUs or tasks that grows
  * with the queue length or the CPU count; the stats count their steps
@@ -352,6 +390,8 @@ static inline u64 burst_steal_margin(u32 policy, u64 slice_ns, u64 rr_interval_n
  */
 enum burst_step_limits {
 	BURST_LLC_SCAN_MAX		= 4,
+	/* tasks the warm pick looks at, the head included */
+	BURST_WARM_SCAN			= 4,
 	/* one idle search in a mask (pick_idle_in): the and with the LLC,
 	 * with SMT the previous CPU's core, an idle core in the LLC and
 	 * anywhere, then the previous CPU, the LLC, anywhere */
@@ -370,9 +410,11 @@ enum burst_step_limits {
 					  3 + BURST_LLC_SCAN_MAX,
 	/* the old policy's three queues; the domain mask of the previous
 	 * task; the own pinned, LLC and outside queues and both queues of
-	 * BURST_LLC_SCAN_MAX other LLCs; three take attempts; an idle core
-	 * for the previous task (with its domain mask) */
-	BURST_STEPS_MAX_DISPATCH	= 3 + 1 + 3 + 2 * BURST_LLC_SCAN_MAX + 3 + 2,
+	 * BURST_LLC_SCAN_MAX other LLCs; the warm pick's tasks; three take
+	 * attempts; an idle core for the previous task (with its domain
+	 * mask) */
+	BURST_STEPS_MAX_DISPATCH	= 3 + 1 + 3 + 2 * BURST_LLC_SCAN_MAX +
+					  BURST_WARM_SCAN + 3 + 2,
 };
 
 /* How many other LLCs one call looks at, on a machine with @nr_llcs. */

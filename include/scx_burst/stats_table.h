@@ -19,6 +19,7 @@ BURST_STAT(direct,           SUM, core,     "direct",  "tasks inserted straight 
 BURST_STAT(dispatch_pin,     SUM, core,     "d_pin",   "tasks this CPU took from its own pinned-task queue")
 BURST_STAT(dispatch_shared,  SUM, core,     "d_llc",   "tasks this CPU took from its LLC's shared queue")
 BURST_STAT(dispatch_steal,   SUM, core,     "d_steal", "tasks this CPU pulled from another LLC's queue")
+BURST_STAT(warm_pick,        SUM, core,     "warm",    "of d_llc: tasks taken ahead of the queue's head because they last ran on this CPU (policy.h, warm pick)")
 BURST_STAT(dispatch_drain,   SUM, core,     "d_drain", "tasks taken from the queues of the previously active policy")
 BURST_STAT(keep_running,     SUM, core,     "keep",    "times the running task kept the CPU because nothing else was queued")
 BURST_STAT(wake_sync,        SUM, core,     "w_sync",  "synchronous wakeups placed on the waker's CPU or the wakee's idle previous CPU in the waker's LLC")

@@ -267,6 +267,39 @@ TEST(Balance, StealMarginIsOneSliceOfKey)
 	EXPECT_EQ(burst_steal_margin(BURST_POLICY_DEADLINE, 5000000, 6000000), 6000000u);
 }
 
+// The warm pick's window is one slice of the head's own key: plain
+// slice-long vtime at nice 0 and score 0, more at a higher score (so hogs,
+// whose keys lie further apart, still find each other), one rr_interval
+// in the deadline policy.
+TEST(Balance, WarmWindowIsOneSliceOfTheHeadsKey)
+{
+	const uint64_t slice = 5000000, rr = 6000000;
+
+	EXPECT_EQ(burst_warm_window(BURST_POLICY_BURST, slice, rr, 100, 20, 0), slice);
+	EXPECT_EQ(burst_warm_window(BURST_POLICY_BURST, slice, rr, 100, 20, 10),
+		  burst_vtime_delta(slice, 100, 20, 10));
+	EXPECT_GT(burst_warm_window(BURST_POLICY_BURST, slice, rr, 100, 20, 10), 5 * slice);
+	EXPECT_EQ(burst_warm_window(BURST_POLICY_DEADLINE, slice, rr, 100, 20, 10), rr);
+}
+
+// A task passes the head only within the window and when it is no greedier
+// than the head by more than one score step: a hog never passes an
+// interactive head, however close its key.
+TEST(Balance, WarmPickNeverPassesAnInteractiveHead)
+{
+	const uint64_t head = 1000000000, w = 5000000;
+
+	EXPECT_TRUE(burst_warm_ok(head + w, 20, head, 20, w));
+	EXPECT_TRUE(burst_warm_ok(head + 1, 21, head, 20, w));
+	EXPECT_FALSE(burst_warm_ok(head + w + 1, 20, head, 20, w));
+	EXPECT_FALSE(burst_warm_ok(head + 1, 22, head, 20, w));
+	EXPECT_FALSE(burst_warm_ok(head, 30, head, 3, w));
+	EXPECT_TRUE(burst_warm_ok(head, 3, head, 30, w));
+	// keys wrap like vtime: compared by signed difference
+	EXPECT_TRUE(burst_warm_ok(UINT64_MAX, 0, UINT64_MAX - 10, 0, w));
+	EXPECT_FALSE(burst_warm_ok(UINT64_MAX + w + 20, 0, UINT64_MAX - 10, 0, w));
+}
+
 TEST(WaitBound, OverdueBeforeTheBound)
 {
 	// The age check runs every bound/4: a task that just missed a check
@@ -853,6 +886,6 @@ TEST(StepBounds, ConstantsAddUp)
 	// victims 2 + 1 + 4
 	EXPECT_EQ(BURST_STEPS_MAX_ENQUEUE, 28);
 	// old queues 3 + prev domain 1 + own queues 3 + 2 x 4 other LLCs +
-	// take 3 + idle core 2
-	EXPECT_EQ(BURST_STEPS_MAX_DISPATCH, 20);
+	// warm pick 4 + take 3 + idle core 2
+	EXPECT_EQ(BURST_STEPS_MAX_DISPATCH, 24);
 }
