@@ -90,11 +90,12 @@
  *    serving hogs traded them about every other slice.  The warm pick
  *    (warm_take(), policy.h): when the head of its LLC's queue last ran on
  *    another CPU, a dispatching CPU takes instead the first of the next
- *    three tasks that last ran on it, if that one's key is within one of
- *    the head's slices of the head's and its burst score at most one step
- *    above the head's.  The head waits at most for tasks that have run one
- *    slice more than it, each once, and an interactive head is never
- *    passed over for a hog.  Both
+ *    three tasks that last ran on it, if that one's key is within one slice
+ *    of key of the head's (the smaller of the head's slice and its own),
+ *    before anything else the CPU would run instead, and its burst score at
+ *    most one step above the head's.  In the burst policy each task passes
+ *    a waiting head at most once, and an interactive head is never passed
+ *    over for a hog.  Both
  *    policies use the same layout; each queue exists once per policy, so
  *    a switch never
  *    mixes vtime and absolute deadlines in one ordered queue, and the
@@ -119,7 +120,7 @@
  *    whose end we cannot predict) that is not exiting, and must be one the
  *    wakee may use inside the primary domain; and the wakee's key must be
  *    no later than the earliest head of the queues that CPU serves (its
- *    pinned queue, its LLC's), else the handoff would jump them: a pair
+ *    pinned queue, its LLC's, its outside queue), else the handoff would jump them: a pair
  *    handing work back and forth would keep the CPU, each thread sleeping
  *    while the other runs so that neither builds a burst, and the queued
  *    tasks would run only once overdue.  A local queue is served
@@ -543,15 +544,17 @@ static void settle_sleep(struct burst_task_ctx *tctx, u64 now)
  * policy's exemptions (pinned tasks, --no-burst): it only ever brings a
  * deadline closer, and a pinned hog must not look like a short sleeper.
  */
+static __always_inline u32 raw_score(const struct burst_task_ctx *tctx)
+{
+	return burst_score(burst_effective(tctx->prev_burst_ns, tctx->burst_ns),
+			   tunables.burst_penalty_offset,
+			   tunables.burst_penalty_scale);
+}
+
 static u64 fresh_deadline(struct task_struct *p, struct burst_task_ctx *tctx,
 			  u64 now, u64 rr)
 {
-	u32 score = burst_score(burst_effective(tctx->prev_burst_ns,
-						tctx->burst_ns),
-				tunables.burst_penalty_offset,
-				tunables.burst_penalty_scale);
-
-	return burst_task_deadline(now, task_nice_idx(p), rr, score,
+	return burst_task_deadline(now, task_nice_idx(p), rr, raw_score(tctx),
 				   tunables.deadline_burst,
 				   tctx->flags & BURST_TASK_IDLE_CLASS);
 }
@@ -995,8 +998,10 @@ static void try_preempt(struct task_struct *p, struct burst_task_ctx *tctx,
 struct pick {
 	u64 dsq;
 	u64 key;	/* head's key, plus the margin for another LLC's */
+	u64 next_key;	/* the runner-up's, likewise (if has_next) */
 	u32 stat;
 	bool found;
+	bool has_next;
 };
 
 static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
@@ -1011,10 +1016,17 @@ static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
 		return;
 	key = t->scx.dsq_vtime + margin;
 	if (!pk->found || time_before(key, pk->key)) {
+		if (pk->found) {
+			pk->next_key = pk->key;
+			pk->has_next = true;
+		}
 		pk->dsq = dsq;
 		pk->key = key;
 		pk->stat = stat;
 		pk->found = true;
+	} else if (!pk->has_next || time_before(key, pk->next_key)) {
+		pk->next_key = key;
+		pk->has_next = true;
 	}
 }
 
@@ -1460,45 +1472,61 @@ prev_competes(struct task_struct *prev, s32 cpu, u32 policy, u64 now, u64 *key)
 }
 
 /*
- * Warm pick (policy.h): if the head of @dsq, @cpu's LLC queue, last ran on
- * another CPU, move the first of the next BURST_WARM_SCAN - 1 tasks that
- * last ran on @cpu, may run there, and burst_warm_ok() lets pass the head
- * (and whose key is before @cap, the previous task's, when that one
- * competes).  One step per task looked at.  A subprogram: the iterator
- * stays out of ops.dispatch's own frame.
+ * Warm pick (policy.h): if the head of @pk's queue (@cpu's LLC queue) is
+ * not @cpu's task (scx_bpf_task_cpu(): where it last ran, or where its
+ * wakeup placed it), move the first of the next BURST_WARM_SCAN - 1 tasks
+ * that is, may run on @cpu, and that burst_warm_ok() lets pass the head,
+ * if its key is also before @cap (the running task's when it competes,
+ * and the runner-up queue head's) when @capped.  The score compared is
+ * the one the policy orders by: the burst policy's (0 under --no-burst),
+ * the deadline policy's raw burst score.  One step per task looked at.  A
+ * subprogram: the iterator stays out of ops.dispatch's own frame.
  */
-static __noinline bool warm_take(u64 dsq, s32 cpu, u32 policy, u64 cap,
-				 bool capped)
+static __noinline bool warm_take(const struct pick *pk, s32 cpu, u32 policy,
+				 u64 cap, bool capped)
 {
+	bool deadline = policy == BURST_POLICY_DEADLINE;
+	u64 head_key = 0, head_slice_key = 0;
 	struct burst_task_ctx *tctx;
-	struct task_struct *p;
-	u64 head_key = 0, window = 0;
 	u32 head_score = 0, n = 0;
+	struct task_struct *p;
 	bool moved = false;
 
-	bpf_for_each(scx_dsq, p, dsq, 0) {
-		u64 key = p->scx.dsq_vtime;
+	bpf_for_each(scx_dsq, p, pk->dsq, 0) {
+		u64 key = p->scx.dsq_vtime, window;
+		u32 score;
 
 		step();
 		tctx = task_ctx(p);
 		if (!tctx)
 			break;
+		score = deadline ? raw_score(tctx) : tctx->score;
 		if (!n++) {
-			/* the head ran here last: nothing to gain */
+			/* the head is this CPU's already: nothing to gain */
 			if (scx_bpf_task_cpu(p) == cpu)
 				break;
 			head_key = key;
-			head_score = tctx->score;
-			window = burst_warm_window(policy, tunables.slice_ns,
-						   tunables.rr_interval_ns,
-						   p->scx.weight, task_nice_idx(p),
-						   head_score);
+			head_score = score;
+			head_slice_key = burst_vtime_delta(tunables.slice_ns,
+							   p->scx.weight,
+							   task_nice_idx(p), score);
 			continue;
 		}
-		if (!burst_warm_ok(key, tctx->score, head_key, head_score, window) ||
+		/* keys are in order: none further on can pass either (no
+		 * window is wider than the head's own slice of key) */
+		window = burst_warm_window(policy, tunables.rr_interval_ns,
+					   head_slice_key, head_slice_key);
+		if (!burst_warm_in_window(key, head_key, window) ||
 		    (capped && !time_before(key, cap)))
 			break;
-		if (scx_bpf_task_cpu(p) == cpu &&
+		window = burst_warm_window(policy, tunables.rr_interval_ns,
+					   head_slice_key,
+					   burst_vtime_delta(tunables.slice_ns,
+							     p->scx.weight,
+							     task_nice_idx(p), score));
+		if (burst_warm_in_window(key, head_key, window) &&
+		    burst_warm_score_ok(score, head_score) &&
+		    scx_bpf_task_cpu(p) == cpu &&
 		    bpf_cpumask_test_cpu(cpu, p->cpus_ptr) &&
 		    burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL, 0)) {
 			moved = true;
@@ -1508,7 +1536,7 @@ static __noinline bool warm_take(u64 dsq, s32 cpu, u32 policy, u64 cap,
 			break;
 	}
 	if (moved) {
-		stat_inc(BURST_STAT_dispatch_shared);
+		stat_inc(pk->stat);
 		stat_inc(BURST_STAT_warm_pick);
 	}
 	return moved;
@@ -1553,8 +1581,12 @@ static __always_inline void dispatch(s32 cpu, struct task_struct *prev)
 	ptctx = prev_competes(prev, cpu, policy, now, &prev_key);
 	pk = best_head(cpu, policy, llc);
 	if (pk.found && (!ptctx || time_before(pk.key, prev_key))) {
+		u64 cap = prev_key;
+
+		if (pk.has_next && (!ptctx || time_before(pk.next_key, cap)))
+			cap = pk.next_key;
 		if (pk.dsq == llc_dsq(policy, llc) &&
-		    warm_take(pk.dsq, cpu, policy, prev_key, ptctx))
+		    warm_take(&pk, cpu, policy, cap, ptctx || pk.has_next))
 			return;
 		if (take_head(cpu, policy, llc, &pk))
 			return;

@@ -326,40 +326,55 @@ static inline u64 burst_steal_margin(u32 policy, u64 slice_ns, u64 rr_interval_n
 
 /*
  * Warm pick: a CPU about to take the head of its LLC's queue that last ran
- * elsewhere looks at the next BURST_WARM_SCAN - 1 tasks for one that last
- * ran on it, so that tasks taking turns on the LLC's CPUs keep their CPU
- * and its cache instead of trading CPUs at every slice (the queue is shared,
- * so without it two CPUs serving hogs swapped them about every other
- * slice).  Such a task is taken ahead of the head only if
+ * elsewhere looks at the next BURST_WARM_SCAN - 1 tasks for one whose CPU
+ * (scx_bpf_task_cpu(): where it last ran, or where its wakeup placed it)
+ * is this one, so that tasks taking turns on the LLC's CPUs keep their CPU
+ * and its cache instead of trading CPUs at every slice (the queue is
+ * shared, so without it two CPUs serving hogs swapped them about every
+ * other slice).  Such a task is taken ahead of the head only if
  *
- *	key <= head key + window,  window = one slice of the head's key
+ *	key < head key + window,
+ *	window = min(one slice of the head's key, one slice of its own key)
  *
- * (the vtime one slice of running costs the head at its weight and score;
- * one rr_interval of deadline), and its burst score is at most the head's
- * plus BURST_WARM_SCORE_SLACK: so the head waits at most for tasks that
- * have run at most one of its slices more, and an interactive head (a low
- * score) is never passed over for a hog.  Each task passing the head has
- * its key pushed past that window by the slice it runs, so the head is
- * passed over by each at most once.
+ * (a slice of key: the vtime one slice of running costs at the task's
+ * weight and score; in the deadline policy one rr_interval), its burst
+ * score is at most the head's plus BURST_WARM_SCORE_SLACK, and its key is
+ * before that of every other task the CPU would run instead (the running
+ * task's, the other queues' heads).  So an interactive head (a low score)
+ * is never passed over for a hog.  In the burst policy a task that passes
+ * the head and runs its slice moves its key by its own slice of key, at
+ * least the window, so past it: each task passes a waiting head at most
+ * once (a task that sleeps before its slice ends may pass again, for
+ * less than a slice each time).  In the deadline policy a renewed deadline lands within the window
+ * only while now + offset <= head deadline + rr_interval: no passing after
+ * the head's own deadline plus one rr_interval.
  */
 enum {
 	BURST_WARM_SCORE_SLACK	= 1,
 };	/* BURST_WARM_SCAN: with the step bounds below */
 
-static inline u64 burst_warm_window(u32 policy, u64 slice_ns, u64 rr_interval_ns,
-				    u32 weight, u32 nice_idx, u32 score)
+/*
+ * The window of the warm pick, from one slice of the head's key and one
+ * slice of the candidate's (burst_vtime_delta(slice, ...) of each).
+ */
+static inline u64 burst_warm_window(u32 policy, u64 rr_interval_ns,
+				    u64 head_slice_key, u64 own_slice_key)
 {
 	if (policy == BURST_POLICY_DEADLINE)
 		return rr_interval_ns;
-	return burst_vtime_delta(slice_ns, weight, nice_idx, score);
+	return head_slice_key < own_slice_key ? head_slice_key : own_slice_key;
 }
 
-/* May a task of key @key and score @score be taken ahead of the head? */
-static inline bool burst_warm_ok(u64 key, u32 score, u64 head_key,
-				 u32 head_score, u64 window)
+/* Is a key within @window after the head's (strictly: see above)? */
+static inline bool burst_warm_in_window(u64 key, u64 head_key, u64 window)
 {
-	return (s64)(key - (head_key + window)) <= 0 &&
-	       score <= head_score + BURST_WARM_SCORE_SLACK;
+	return (s64)(key - (head_key + window)) < 0;
+}
+
+/* Is a task of burst score @score no greedier than the head may pass? */
+static inline bool burst_warm_score_ok(u32 score, u32 head_score)
+{
+	return score <= head_score + BURST_WARM_SCORE_SLACK;
 }
 
 /*

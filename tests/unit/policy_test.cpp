@@ -267,37 +267,79 @@ TEST(Balance, StealMarginIsOneSliceOfKey)
 	EXPECT_EQ(burst_steal_margin(BURST_POLICY_DEADLINE, 5000000, 6000000), 6000000u);
 }
 
-// The warm pick's window is one slice of the head's own key: plain
-// slice-long vtime at nice 0 and score 0, more at a higher score (so hogs,
-// whose keys lie further apart, still find each other), one rr_interval
-// in the deadline policy.
-TEST(Balance, WarmWindowIsOneSliceOfTheHeadsKey)
+// The warm pick's window is the smaller of one slice of the head's key and
+// one of the candidate's own (so a task cheaper per slice than the head does
+// not get the head's wider window); one rr_interval in the deadline policy.
+TEST(Balance, WarmWindowIsTheSmallerSliceOfKey)
 {
 	const uint64_t slice = 5000000, rr = 6000000;
+	const uint64_t plain = burst_vtime_delta(slice, 100, 20, 0);
+	const uint64_t hog = burst_vtime_delta(slice, 100, 20, 10);
 
-	EXPECT_EQ(burst_warm_window(BURST_POLICY_BURST, slice, rr, 100, 20, 0), slice);
-	EXPECT_EQ(burst_warm_window(BURST_POLICY_BURST, slice, rr, 100, 20, 10),
-		  burst_vtime_delta(slice, 100, 20, 10));
-	EXPECT_GT(burst_warm_window(BURST_POLICY_BURST, slice, rr, 100, 20, 10), 5 * slice);
-	EXPECT_EQ(burst_warm_window(BURST_POLICY_DEADLINE, slice, rr, 100, 20, 10), rr);
+	EXPECT_EQ(plain, slice);
+	EXPECT_GT(hog, 5 * slice);
+	EXPECT_EQ(burst_warm_window(BURST_POLICY_BURST, rr, hog, hog), hog);
+	EXPECT_EQ(burst_warm_window(BURST_POLICY_BURST, rr, hog, plain), plain);
+	EXPECT_EQ(burst_warm_window(BURST_POLICY_BURST, rr, plain, hog), plain);
+	EXPECT_EQ(burst_warm_window(BURST_POLICY_DEADLINE, rr, hog, plain), rr);
 }
 
-// A task passes the head only within the window and when it is no greedier
-// than the head by more than one score step: a hog never passes an
-// interactive head, however close its key.
+// A task passes the head only strictly within the window, and only when it
+// is no greedier than the head by more than one score step: a hog never
+// passes an interactive head, however close its key.
 TEST(Balance, WarmPickNeverPassesAnInteractiveHead)
 {
 	const uint64_t head = 1000000000, w = 5000000;
 
-	EXPECT_TRUE(burst_warm_ok(head + w, 20, head, 20, w));
-	EXPECT_TRUE(burst_warm_ok(head + 1, 21, head, 20, w));
-	EXPECT_FALSE(burst_warm_ok(head + w + 1, 20, head, 20, w));
-	EXPECT_FALSE(burst_warm_ok(head + 1, 22, head, 20, w));
-	EXPECT_FALSE(burst_warm_ok(head, 30, head, 3, w));
-	EXPECT_TRUE(burst_warm_ok(head, 3, head, 30, w));
+	EXPECT_TRUE(burst_warm_in_window(head, head, w));
+	EXPECT_TRUE(burst_warm_in_window(head + w - 1, head, w));
+	EXPECT_FALSE(burst_warm_in_window(head + w, head, w));
 	// keys wrap like vtime: compared by signed difference
-	EXPECT_TRUE(burst_warm_ok(UINT64_MAX, 0, UINT64_MAX - 10, 0, w));
-	EXPECT_FALSE(burst_warm_ok(UINT64_MAX + w + 20, 0, UINT64_MAX - 10, 0, w));
+	EXPECT_TRUE(burst_warm_in_window(UINT64_MAX, UINT64_MAX - 10, w));
+	EXPECT_FALSE(burst_warm_in_window(UINT64_MAX + w + 20, UINT64_MAX - 10, w));
+	EXPECT_TRUE(burst_warm_score_ok(20, 20));
+	EXPECT_TRUE(burst_warm_score_ok(21, 20));
+	EXPECT_FALSE(burst_warm_score_ok(22, 20));
+	EXPECT_FALSE(burst_warm_score_ok(30, 3));
+	EXPECT_TRUE(burst_warm_score_ok(3, 30));
+}
+
+// The bound on passing, simulated: a waiting head (its key fixed) and a
+// task that passes it whenever it may and then runs a full slice (its key
+// grows by its own slice of key).  Whatever the two scores and nice values,
+// the task passes the head at most once; with the head's window alone a
+// score-0 task passed a score-10 head more than five times.
+TEST(Balance, WarmPickPassesAWaitingHeadAtMostOnce)
+{
+	const uint64_t slice = 5000000, head = 1000000000;
+
+	for (uint32_t head_nice : {0u, 20u, 39u})
+		for (uint32_t head_score : {0u, 5u, 10u, 39u})
+			for (uint32_t nice : {0u, 20u, 39u})
+				for (uint32_t score : {0u, 1u, 10u, 39u}) {
+					uint64_t hd = burst_vtime_delta(slice, 100, head_nice,
+									head_score);
+					uint64_t own = burst_vtime_delta(slice, 100, nice, score);
+					uint64_t w = burst_warm_window(BURST_POLICY_BURST, 0, hd,
+								       own);
+					int passes = 0;
+
+					for (uint64_t key = head; passes < 100; key += own) {
+						if (!burst_warm_in_window(key, head, w))
+							break;
+						passes++;
+					}
+					EXPECT_LE(passes, 1)
+						<< "head nice_idx " << head_nice << " score "
+						<< head_score << ", task nice_idx " << nice
+						<< " score " << score;
+				}
+	uint64_t hd = burst_vtime_delta(slice, 100, 20, 10);
+	uint64_t own = burst_vtime_delta(slice, 100, 20, 0);
+	int wide = 0;
+	for (uint64_t key = head; burst_warm_in_window(key, head, hd); key += own)
+		wide++;
+	EXPECT_GT(wide, 5);
 }
 
 TEST(WaitBound, OverdueBeforeTheBound)
