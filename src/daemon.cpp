@@ -163,6 +163,7 @@ int run_daemon(const Options &opts)
 	cfg.debug_error_after_ns = (uint64_t)(opts.debug_error_after_s * 1e9);
 	cfg.kernel = &*kernel;
 	cfg.compat_skip_new = *skip_new;
+	cfg.verifier_stats = opts.verbose >= 1;
 	// The system as the restart loop sees it.
 	class Env : public DaemonEnv {
 	public:

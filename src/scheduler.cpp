@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -38,6 +39,22 @@ std::string errstr(int err)
 
 // The kfuncs @obj calls: the functions of its .ksyms section, by the
 // kernel name libbpf binds them to.
+// BPF_LOG_STATS of the kernel's bpf_verifier_log: only the summary lines.
+constexpr uint32_t kBpfLogStats = 4;
+constexpr size_t kVerifierStatsLogSize = 1024;
+
+// "processed 1234 insns (limit 1000000) max_states_per_insn 4 total_states
+// 99 peak_states 99 mark_read 12" and "verification time 2345 usec" (and
+// "stack depth ..."): one debug line per program.
+void log_verifier_stats(const char *prog, const char *log)
+{
+	std::string text(log);
+	std::replace(text.begin(), text.end(), '\n', ' ');
+	while (!text.empty() && text.back() == ' ')
+		text.pop_back();
+	spdlog::debug("verifier: {}: {}", prog, text);
+}
+
 std::vector<std::string> object_kfuncs(const struct bpf_object *obj)
 {
 	std::vector<std::string> out;
@@ -164,7 +181,31 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 	if (cfg.exit_dump_len)
 		skel->struct_ops.burst_ops->exit_dump_len = cfg.exit_dump_len;
 
+	// -v: each program's verifier statistics (BPF_LOG_STATS, a few
+	// lines) into a buffer of its own, logged once the load succeeds.
+	std::vector<std::pair<struct bpf_program *, std::vector<char>>> stats_logs;
+	if (cfg.verifier_stats) {
+		struct bpf_program *prog;
+		bpf_object__for_each_program(prog, skel->obj) {
+			if (!bpf_program__autoload(prog))
+				continue;
+			stats_logs.emplace_back(prog, std::vector<char>(kVerifierStatsLogSize, 0));
+			auto &buf = stats_logs.back().second;
+			bpf_program__set_log_buf(prog, buf.data(), buf.size());
+			bpf_program__set_log_level(prog, kBpfLogStats);
+		}
+	}
 	int err = burst_bpf__load(skel);
+	if (err && cfg.verifier_stats) {
+		// With a buffer of its own, libbpf passes on no verifier log
+		// when a program is refused: load once more without the
+		// statistics, for the error's lines.
+		LoadConfig plain = cfg;
+		plain.verifier_stats = false;
+		return load(topo, plain);
+	}
+	for (const auto &[prog, buf] : stats_logs)
+		log_verifier_stats(bpf_program__name(prog), buf.data());
 	if (err) {
 		std::string msg = "the kernel refused to load the BPF scheduler (" +
 				  errstr(err) + ")";

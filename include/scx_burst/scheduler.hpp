@@ -28,6 +28,9 @@ struct LoadConfig {
 	// calls before loading.  nullptr: not checked.
 	const KernelSymbols *kernel = nullptr;
 	uint64_t compat_skip_new = 0;		// --debug-compat
+	// -v: the verifier's statistics of each program (instructions
+	// processed, states, time) logged at debug level after the load.
+	bool verifier_stats = false;
 };
 
 // What the kernel said when it disabled the scheduler.
