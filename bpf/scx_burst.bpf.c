@@ -999,13 +999,11 @@ struct pick {
 	u64 dsq;
 	u64 key;	/* head's key, plus the margin for another LLC's */
 	u64 next_key;	/* the runner-up's, likewise (if has_next) */
-	u32 stat;
 	bool found;
 	bool has_next;
 };
 
-static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
-				     u32 stat)
+static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin)
 {
 	struct task_struct *t;
 	u64 key;
@@ -1022,7 +1020,6 @@ static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin,
 		}
 		pk->dsq = dsq;
 		pk->key = key;
-		pk->stat = stat;
 		pk->found = true;
 	} else if (!pk->has_next || time_before(key, pk->next_key)) {
 		pk->next_key = key;
@@ -1040,15 +1037,33 @@ static __always_inline struct pick own_heads(s32 cpu, u32 policy, u32 llc)
 	bool outside = !in_primary(cpu);
 	struct pick pk = {};
 
-	consider(&pk, pin_dsq(policy, cpu), 0, BURST_STAT_dispatch_pin);
+	consider(&pk, pin_dsq(policy, cpu), 0);
 	if (in_primary(cpu) || overflow)
-		consider(&pk, llc_dsq(policy, llc), 0,
-			 outside ? BURST_STAT_overflow_place :
-				   BURST_STAT_dispatch_shared);
+		consider(&pk, llc_dsq(policy, llc), 0);
 	if (outside)
-		consider(&pk, outside_dsq(policy, llc), 0,
-			 BURST_STAT_dispatch_shared);
+		consider(&pk, outside_dsq(policy, llc), 0);
 	return pk;
+}
+
+/*
+ * The counter of a task taken from @dsq by @cpu: dispatch_pin (its pinned
+ * queue), overflow_place (its LLC's queue, from outside the primary
+ * domain), dispatch_shared (its LLC's queue or outside queue otherwise),
+ * dispatch_steal (another LLC's).  Worked out once a task was taken, not
+ * carried in struct pick: a constant index in the pick would make each
+ * queue's verifier states differ, and ops.dispatch's verification grows
+ * fourfold with it.
+ */
+static __always_inline u32 taken_stat(u64 dsq, s32 cpu, u32 policy, u32 llc)
+{
+	if (dsq == pin_dsq(policy, cpu))
+		return BURST_STAT_dispatch_pin;
+	if (dsq == llc_dsq(policy, llc))
+		return in_primary(cpu) ? BURST_STAT_dispatch_shared :
+					 BURST_STAT_overflow_place;
+	if (dsq == outside_dsq(policy, llc))
+		return BURST_STAT_dispatch_shared;
+	return BURST_STAT_dispatch_steal;
 }
 
 /*
@@ -1338,9 +1353,10 @@ static __always_inline bool take_from(u64 dsq)
  * for every queue.  The walk is not counted in the dispatch steps: it
  * runs only while a task has waited half of max_wait (rescue_pending),
  * and it is the one place a hot callback looks past a queue's head
- * (section 6).
+ * (section 6).  Global (not static): the verifier checks a global
+ * subprogram once, on its own, instead of again from every caller state.
  */
-static __noinline bool rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
+__noinline int rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
 {
 	u64 slice = burst_rescue_slice(active_policy() == BURST_POLICY_DEADLINE ?
 				       tunables.rr_interval_ns : tunables.slice_ns);
@@ -1421,11 +1437,9 @@ static struct pick best_head(s32 cpu, u32 policy, u32 llc)
 		u32 i = LLC_IDX(burst_llc_scan_at(llc, start, k, nr_llcs));
 
 		if (shared)
-			consider(&pk, llc_dsq(policy, i), margin,
-				 BURST_STAT_dispatch_steal);
+			consider(&pk, llc_dsq(policy, i), margin);
 		if (outside)
-			consider(&pk, outside_dsq(policy, i), margin,
-				 BURST_STAT_dispatch_steal);
+			consider(&pk, outside_dsq(policy, i), margin);
 	}
 	return pk;
 }
@@ -1472,18 +1486,19 @@ prev_competes(struct task_struct *prev, s32 cpu, u32 policy, u64 now, u64 *key)
 }
 
 /*
- * Warm pick (policy.h): if the head of @pk's queue (@cpu's LLC queue) is
+ * Warm pick (policy.h): if the head of @dsq (@cpu's LLC queue) is
  * not @cpu's task (scx_bpf_task_cpu(): where it last ran, or where its
  * wakeup placed it), move the first of the next BURST_WARM_SCAN - 1 tasks
- * that is, may run on @cpu, and that burst_warm_ok() lets pass the head,
- * if its key is also before @cap (the running task's when it competes,
+ * that is, may run on @cpu, and that burst_warm_in_window() and
+ * burst_warm_score_ok() let pass the head, if its key is also before @cap (the running task's when it competes,
  * and the runner-up queue head's) when @capped.  The score compared is
  * the one the policy orders by: the burst policy's (0 under --no-burst),
  * the deadline policy's raw burst score.  One step per task looked at.  A
- * subprogram: the iterator stays out of ops.dispatch's own frame.
+ * global subprogram: the iterator stays out of ops.dispatch's own frame,
+ * and the verifier checks it once rather than from each of ops.dispatch's
+ * states (as a static one, it doubled ops.dispatch's verification).
  */
-static __noinline bool warm_take(const struct pick *pk, s32 cpu, u32 policy,
-				 u64 cap, bool capped)
+__noinline int warm_take(u64 dsq, s32 cpu, u32 policy, u64 cap, bool capped)
 {
 	bool deadline = policy == BURST_POLICY_DEADLINE;
 	u64 head_key = 0, head_slice_key = 0;
@@ -1492,7 +1507,7 @@ static __noinline bool warm_take(const struct pick *pk, s32 cpu, u32 policy,
 	struct task_struct *p;
 	bool moved = false;
 
-	bpf_for_each(scx_dsq, p, pk->dsq, 0) {
+	bpf_for_each(scx_dsq, p, dsq, 0) {
 		u64 key = p->scx.dsq_vtime, window;
 		u32 score;
 
@@ -1535,10 +1550,6 @@ static __noinline bool warm_take(const struct pick *pk, s32 cpu, u32 policy,
 		if (n >= BURST_WARM_SCAN)
 			break;
 	}
-	if (moved) {
-		stat_inc(pk->stat);
-		stat_inc(BURST_STAT_warm_pick);
-	}
 	return moved;
 }
 
@@ -1551,7 +1562,7 @@ static __always_inline bool take_head(s32 cpu, u32 policy, u32 llc,
 				      const struct pick *pk)
 {
 	if (take_from(pk->dsq)) {
-		stat_inc(pk->stat);
+		stat_inc(taken_stat(pk->dsq, cpu, policy, llc));
 		return true;
 	}
 	if (take_from(pin_dsq(policy, cpu))) {
@@ -1586,8 +1597,11 @@ static __always_inline void dispatch(s32 cpu, struct task_struct *prev)
 		if (pk.has_next && (!ptctx || time_before(pk.next_key, cap)))
 			cap = pk.next_key;
 		if (pk.dsq == llc_dsq(policy, llc) &&
-		    warm_take(&pk, cpu, policy, cap, ptctx || pk.has_next))
+		    warm_take(pk.dsq, cpu, policy, cap, ptctx || pk.has_next)) {
+			stat_inc(taken_stat(pk.dsq, cpu, policy, llc));
+			stat_inc(BURST_STAT_warm_pick);
 			return;
+		}
 		if (take_head(cpu, policy, llc, &pk))
 			return;
 	}

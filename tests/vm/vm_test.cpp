@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -677,6 +678,29 @@ constexpr int kShapeTimeoutS = 780;
 // quarter of it to spare (overdue at half, checked every quarter), which
 // is the room left for the emulator stopping a vCPU.
 constexpr uint64_t kMaxWaitBoundUs = 1000000;
+// The verifier's "processed N insns" of one program, and of all: a tenth
+// and a fifth of the kernel's limit (BPF_COMPLEXITY_LIMIT_INSNS, 1M).
+// Measured on 7.2 and 7.3 with the shape's 2 LLCs: ops.dispatch about 38k,
+// all programs about 70k.  ops.dispatch once reached 292k, and a reload
+// after a hotplug then took over 60 s under load in this emulator.
+constexpr uint64_t kVerifierInsnsMax = 100000;
+constexpr uint64_t kVerifierInsnsTotalMax = 200000;
+// The struct_ops callbacks and the syscall program the daemon loads.
+constexpr size_t kVerifiedProgsMin = 13;
+
+// "scx_burst: debug: verifier: PROG: ... processed N insns ...": PROG -> N
+std::map<std::string, uint64_t> verifier_insns(const std::vector<std::string> &lines)
+{
+	std::map<std::string, uint64_t> out;
+	static const std::regex re(R"(verifier: (\w+): .*processed (\d+) insns)");
+	for (const auto &l : lines) {
+		std::smatch m;
+		if (std::regex_search(l, m, re))
+			out[m[1]] = std::stoull(m[2]);
+	}
+	return out;
+}
+
 // Loops of equal weight: the most CPU time one got over the least.
 constexpr double kMaxSpread = 1.5;
 // 12 equal loops on 8 CPUs: each LLC's share of all busy time.
@@ -1184,6 +1208,25 @@ TEST_P(Vm, Compat)
 	EXPECT_EQ(seq[0], seq[1]) << "a refused start enabled a scheduler";
 	EXPECT_EQ(seq[2], "disabled");
 
+	// What the verifier spends on each program, newest forms and every
+	// shim forced: a bounded share of the kernel's limit, so an older
+	// kernel's less precise verifier still accepts it, and a reload after
+	// a hotplug stays short.
+	for (const char *tag : {"VERIFIER_NEW", "VERIFIER_OLD"}) {
+		SCOPED_TRACE(tag);
+		std::string line;
+		uint64_t total = 0;
+		auto progs = verifier_insns(r.all(tag));
+		EXPECT_GE(progs.size(), kVerifiedProgsMin) << r.joined(tag);
+		for (const auto &[prog, insns] : progs) {
+			EXPECT_LE(insns, kVerifierInsnsMax) << prog;
+			total += insns;
+			line += " " + prog + "=" + std::to_string(insns);
+		}
+		EXPECT_LE(total, kVerifierInsnsTotalMax) << line;
+		sum.add(GetParam() + " " + tag + " total=" + std::to_string(total) + line);
+	}
+
 	EXPECT_EQ(r.one("ENABLED"), "yes") << r.joined("ERR");
 	std::string forms = compat_line(r, "ERR");
 	EXPECT_EQ(forms, "dsq-insert=scx_bpf_dsq_insert(forced) "
@@ -1356,7 +1399,7 @@ TEST_P(Vm, ShapesDomain)
 	// loops; the daemon reloads every time and keeps the domain.
 	{
 		auto steps = r.all("HP_STEP");
-		EXPECT_EQ(steps.size(), 12u) << r.joined("HP_STEP");
+		EXPECT_EQ(steps.size(), 12u) << r.joined("HP_STEP") << "\n" << r.joined("HP_ERR");
 		double lo = 1e9, hi = 0;
 		for (const auto &l : steps) {
 			EXPECT_TRUE(contains(l, " write=0 reloaded ")) << "HP_STEP " << l;

@@ -6,6 +6,9 @@
 #   EQUAL    12 equal busy loops under the burst policy: equal CPU time
 #   NICE     after `ctl set policy=deadline` (the old policy's queues are
 #            drained): 24 nice-0, 4 nice-19 and 8 SCHED_IDLE loops
+#   VERIFIER_NEW, VERIFIER_OLD
+#            the verifier's statistics of every program (scx_burst -v),
+#            with the newest forms and with every shim forced (idle)
 # Each window is compat_window seconds (default 20) after 2 s of warm-up.
 # The host (vm_test.cpp, Vm.Compat) asserts on the tags.
 . /scenarios/lib.sh
@@ -21,6 +24,23 @@ scx_burst --debug-compat nosuch --stats 0 > /tmp/f2.out 2> /tmp/f2.err
 tag FAIL_UNKNOWN_RC $?
 send_file FAIL_UNKNOWN_ERR /tmp/f2.err
 tag FAIL_SEQ $seq0 $(enable_seq) $(state)
+
+# verifier_stats TAG ARGS...: load and enable with -v, stop, and send the
+# daemon's "verifier:" lines
+verifier_stats() {
+	_tag=$1
+	shift
+	scx_burst -v --stats 0 "$@" > /tmp/v.out 2> /tmp/v.err &
+	_d=$!
+	wait_state enabled 60
+	kill -INT $_d
+	wait $_d
+	grep 'verifier: ' /tmp/v.err > /tmp/v.lines
+	send_file $_tag /tmp/v.lines
+	wait_state disabled 10
+}
+verifier_stats VERIFIER_NEW
+verifier_stats VERIFIER_OLD --debug-compat all
 
 out=/tmp/compat.out err=/tmp/compat.err
 scx_burst --debug-compat all --stats 1 --json > $out 2> $err &
