@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <sstream>
 #include <vector>
 
 #include <bpf/bpf.h>
@@ -37,24 +38,31 @@ std::string errstr(int err)
 	return std::strerror(err < 0 ? -err : err);
 }
 
-// The kfuncs @obj calls: the functions of its .ksyms section, by the
-// kernel name libbpf binds them to.
-// BPF_LOG_STATS of the kernel's bpf_verifier_log: only the summary lines.
+// BPF_LOG_STATS of the kernel's bpf_verifier_log: the summary lines.  The
+// kernels before 6.19 also print a line at this level for every state
+// that reaches a call of a global subprogram ("Func#N ('warm_take') is
+// global and assumed valid."), and since 6.4 a log that overflows its
+// buffer fails the load (ENOSPC): room for some thousands of those.
 constexpr uint32_t kBpfLogStats = 4;
-constexpr size_t kVerifierStatsLogSize = 1024;
+constexpr size_t kVerifierStatsLogSize = 1 << 20;
 
-// "processed 1234 insns (limit 1000000) max_states_per_insn 4 total_states
-// 99 peak_states 99 mark_read 12" and "verification time 2345 usec" (and
-// "stack depth ..."): one debug line per program.
+// The lines that start "verification time", "stack depth" and
+// "processed" ("processed 1234 insns (limit 1000000) max_states_per_insn
+// 4 total_states 99 peak_states 99 mark_read 12"): one debug line per
+// program.
 void log_verifier_stats(const char *prog, const char *log)
 {
-	std::string text(log);
-	std::replace(text.begin(), text.end(), '\n', ' ');
-	while (!text.empty() && text.back() == ' ')
-		text.pop_back();
+	std::istringstream in(log);
+	std::string line, text;
+	while (std::getline(in, line))
+		if (line.starts_with("verification time") || line.starts_with("stack depth") ||
+		    line.starts_with("processed"))
+			text += (text.empty() ? "" : " ") + line;
 	spdlog::debug("verifier: {}: {}", prog, text);
 }
 
+// The kfuncs @obj calls: the functions of its .ksyms section, by the
+// kernel name libbpf binds them to.
 std::vector<std::string> object_kfuncs(const struct bpf_object *obj)
 {
 	std::vector<std::string> out;
@@ -198,8 +206,11 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 	int err = burst_bpf__load(skel);
 	if (err && cfg.verifier_stats) {
 		// With a buffer of its own, libbpf passes on no verifier log
-		// when a program is refused: load once more without the
-		// statistics, for the error's lines.
+		// when a program is refused (and a log too long for its
+		// buffer is itself a refusal, ENOSPC): load once more without
+		// the statistics, for the error's lines.
+		spdlog::debug("the load with verifier statistics failed ({}): loading without them",
+			      errstr(err));
 		LoadConfig plain = cfg;
 		plain.verifier_stats = false;
 		return load(topo, plain);

@@ -1216,6 +1216,7 @@ TEST_P(Vm, Compat)
 		SCOPED_TRACE(tag);
 		std::string line;
 		uint64_t total = 0;
+		EXPECT_EQ(r.one(std::string(tag) + "_STATE"), "enabled");
 		auto progs = verifier_insns(r.all(tag));
 		EXPECT_GE(progs.size(), kVerifiedProgsMin) << r.joined(tag);
 		for (const auto &[prog, insns] : progs) {

@@ -33,6 +33,7 @@ verifier_stats() {
 	scx_burst -v --stats 0 "$@" > /tmp/v.out 2> /tmp/v.err &
 	_d=$!
 	wait_state enabled 60
+	tag ${_tag}_STATE $(state)
 	kill -INT $_d
 	wait $_d
 	grep 'verifier: ' /tmp/v.err > /tmp/v.lines
