@@ -171,11 +171,10 @@ static inline u64 burst_smooth(u64 prev_ns, u64 burst_ns, u32 smoothness)
  *     its frames again after ~20 of them, and any sleep of reset or longer
  *     ends the burst at once.
  *
- * burst_reset_us = 1 gives BORE's rule (every sleep ends the burst), and
- * is the default for now: with 50 ms, VM ShapesBalance's 12 equal loops
- * spread 1.21x and a task waited 3.5 s under the burst policy (shells
- * that fork many short children keep their bursts, and the loops they
- * start inherit them); see docs/policies.md.  The
+ * burst_reset_us = 1 gives BORE's rule (every sleep ends the burst); the
+ * default is 50 ms (the tunables table).  A shell that forks many short
+ * children keeps its burst, and the programs it starts inherit it until
+ * their first long sleep; see docs/policies.md.  The
  * credit is a 16-bit fraction of reset: slept < reset <= 2^34 ns, so
  * slept << 16 fits in 64 bits.
  */
