@@ -1125,12 +1125,28 @@ static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
 	return cpu;
 }
 
+/*
+ * ops.select_cpu's direct dispatch: @p goes to the local queue of the CPU
+ * select_cpu returns, with its key and slice worked out as ops.enqueue
+ * would (queued_at for the wait bound's bookkeeping).
+ */
+static __always_inline void insert_direct(struct task_struct *p,
+					  struct burst_task_ctx *tctx)
+{
+	u64 now = burst_now(), slice;
+
+	tctx->flags = task_flags(p);
+	tctx->queued_at = now;
+	task_key(p, tctx, active_policy(), now, &slice);
+	burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
+	stat_inc(BURST_STAT_direct);
+}
+
 static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 				      u64 wake_flags)
 {
 	struct burst_task_ctx *tctx;
 	bool saturated;
-	u64 slice, now;
 	s32 cpu;
 
 	if (is_pinned(p))
@@ -1146,15 +1162,10 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 
 		cpu = pick_sync_cpu(p, tctx, prev_cpu, &idle);
 		if (cpu >= 0) {
-			now = burst_now();
-			tctx->flags = task_flags(p);
-			tctx->queued_at = now;
-			task_key(p, tctx, active_policy(), now, &slice);
-			burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
+			insert_direct(p, tctx);
 			stat_inc(BURST_STAT_wake_sync);
 			if (idle)
 				stat_inc(BURST_STAT_idle_pick);
-			stat_inc(BURST_STAT_direct);
 			return cpu;
 		}
 	}
@@ -1177,13 +1188,8 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 		return prev_cpu;
 	}
 
-	now = burst_now();
-	tctx->flags = task_flags(p);
-	tctx->queued_at = now;
-	task_key(p, tctx, active_policy(), now, &slice);
-	burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
+	insert_direct(p, tctx);
 	stat_inc(BURST_STAT_idle_pick);
-	stat_inc(BURST_STAT_direct);
 	return cpu;
 }
 
