@@ -91,7 +91,9 @@ for round in 1 2 3; do
 			t0=$(now)
 			echo $v > /sys/devices/system/cpu/cpu$cpu/online
 			w=$?
-			if wait_reload $seq 60; then ok=reloaded; else ok=timeout; fi
+			# 90 s: a reload takes 16-38 s here (the verifier, in the
+			# emulator, under 8 loops); a stuck one never ends
+			if wait_reload $seq 90; then ok=reloaded; else ok=timeout; fi
 			tag HP_STEP $round cpu$cpu online=$v write=$w $ok \
 				$(awk -v a=$t0 -v b=$(now) 'BEGIN { printf "%.1fs", b - a }') \
 				seq=$seq/$(enable_seq) $(state)
