@@ -39,10 +39,11 @@ static __always_inline const struct cpumask *cast_mask(struct bpf_cpumask *m)
 /* bpf_for() and bpf_ksym_exists() come from libbpf's bpf_helpers.h. */
 
 /*
- * scx_bpf_error(fmt, args...): format into the kernel's exit message and
- * abort the scheduler (scx_bpf_error_bstr, 6.12+).
+ * BURST_BSTR(CALL, fmt, args...): CALL, an expression that may use
+ * ___fmt (the format) and ___param/sizeof(___param) (the arguments as
+ * the kernel's *_bstr kfuncs take them).
  */
-#define scx_bpf_error(fmt, args...)					\
+#define BURST_BSTR(call, fmt, args...)					\
 	({								\
 		static char ___fmt[] = fmt;				\
 		unsigned long long ___param[___bpf_narg(args)];		\
@@ -50,8 +51,25 @@ static __always_inline const struct cpumask *cast_mask(struct bpf_cpumask *m)
 		_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")	\
 		___bpf_fill(___param, args);				\
 		_Pragma("GCC diagnostic pop")				\
-		scx_bpf_error_bstr(___fmt, ___param, sizeof(___param));	\
+		call;							\
 	})
+
+/*
+ * scx_bpf_error(fmt, args...): format into the kernel's exit message and
+ * abort the scheduler (scx_bpf_error_bstr, 6.12+).
+ */
+#define scx_bpf_error(fmt, args...)					\
+	BURST_BSTR(scx_bpf_error_bstr(___fmt, ___param, sizeof(___param)), \
+		   fmt, ##args)
+
+/*
+ * scx_bpf_exit(code, fmt, args...): end the scheduler with @code in the
+ * exit record (scx_bpf_exit_bstr, 6.12+); SCX_ECODE_ACT_RESTART in @code
+ * makes the daemon load it again.
+ */
+#define scx_bpf_exit(code, fmt, args...)				\
+	BURST_BSTR(scx_bpf_exit_bstr(code, ___fmt, ___param,		\
+				     sizeof(___param)), fmt, ##args)
 
 /*
  * Kernel-version shims, one per entry of compat_table.h (which names the

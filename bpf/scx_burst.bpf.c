@@ -159,11 +159,17 @@
  *
  *    Everything the daemon may change while the scheduler runs is in the
  *    writable `tunables` in .data (one table: tunables_table.h); only the
- *    CPU topology is rodata, set at load.  A CPU going on- or offline
- *    makes the kernel ask for a restart, which the daemon honours by
- *    loading again with the new topology and the settings of the moment;
- *    hotplug_seq makes a hotplug between reading the topology and enabling
- *    the scheduler a restart too.
+ *    CPU topology is rodata, set at load.  A CPU going offline and coming
+ *    back (suspend, an SMT switch) keeps the scheduler loaded: the
+ *    ops.cpu_offline() and ops.cpu_online() callbacks take it out of and
+ *    put it back into the online, LLC and primary-domain masks, and the
+ *    age check then moves what is queued where no online CPU serves it (a
+ *    task pinned to the CPU that went) to the kernel's global queue.  Only
+ *    a CPU that was offline at load, whose LLC and SMT sibling are not in
+ *    the rodata, ends the scheduler with a restart request, which the
+ *    daemon honours by loading again with the new topology and the
+ *    settings of the moment; hotplug_seq makes a hotplug between reading
+ *    the topology and enabling the scheduler a restart too.
  *
  * 6. Bounded work per call
  *
@@ -223,6 +229,10 @@ u32 overflow;			/* saturated for longer than the hold time */
 
 #define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
 private(PRIMARY) struct bpf_cpumask __kptr *primary_mask;
+/* The CPUs between ops.cpu_online() and ops.cpu_offline(): those online
+ * at load, then kept by the two callbacks (section 5). */
+private(PRIMARY) struct bpf_cpumask __kptr *online_mask;
+u32 cpus_offline;		/* CPUs online at load that are not now */
 
 /* Read by the daemon. */
 struct burst_exit_info exit_info;
@@ -1684,11 +1694,76 @@ static __noinline u64 age_scan(u64 dsq, u64 now, u64 threshold)
 	return now - first;
 }
 
+/*
+ * Move every task of @dsq to the kernel's global queue, which each CPU
+ * serves before ops.dispatch(), including a CPU on its way offline for a
+ * task queued on it; and kick a CPU for each.  Static: a global function
+ * is checked as part of burst_init, which starts the age timer, in its
+ * sleepable context, where the queue iterator needs an RCU lock.
+ */
+static __noinline int drain_to_global(u64 dsq)
+{
+	struct task_struct *p;
+
+	bpf_for_each(scx_dsq, p, dsq, 0) {
+		if (burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_GLOBAL, 0)) {
+			stat_inc(BURST_STAT_hotplug_moved);
+			kick_for(p);
+		}
+	}
+	return 0;
+}
+
+/*
+ * At each age check while a CPU is offline (the first right after
+ * ops.cpu_offline()): the pinned queues of the CPUs that are offline, the
+ * queues of an LLC with no CPU online, and the LLC queues if no CPU of the
+ * primary domain is left (then no task wants the domain, and no CPU would
+ * serve those queues until an overflow that never comes).  A CPU going
+ * down takes no new work but still dispatches, and the kernel pushes away
+ * each task it runs, so its queues are normally empty by the callback
+ * (the VM test's hotplug counts none moved).  But the kernel calls no
+ * ops.dispatch() on an offline run queue and waits for it to empty before
+ * taking the CPU down: a task pinned to it and still queued here when it
+ * went would hang the hotplug until the watchdog ended the scheduler.
+ * Checked again at every age check: the order of those steps is the
+ * kernel's, and may differ between versions.
+ */
+static void drain_offline(void)
+{
+	struct bpf_cpumask *onl = online_mask, *pm = primary_mask;
+	bool dom_gone = primary_enabled && (!pm || bpf_cpumask_empty(cast_mask(pm)));
+	const struct cpumask *llc;
+	u32 policy, i;
+
+	if (!onl)
+		return;
+	bpf_for(policy, 0, BURST_NR_POLICIES) {
+		bpf_for(i, 0, nr_cpu_ids) {
+			if (!bpf_cpumask_test_cpu(i, cast_mask(onl)) &&
+			    scx_bpf_dsq_nr_queued(pin_dsq(policy, i)))
+				drain_to_global(pin_dsq(policy, i));
+		}
+		bpf_for(i, 0, nr_llcs) {
+			llc = llc_mask(i);
+			if (llc && !bpf_cpumask_empty(llc)) {
+				if (dom_gone)
+					drain_to_global(llc_dsq(policy, i));
+				continue;
+			}
+			drain_to_global(llc_dsq(policy, i));
+			drain_to_global(outside_dsq(policy, i));
+		}
+	}
+}
+
 static int age_timerfn(void *map, int *key, struct bpf_timer *timer)
 {
 	u64 now = burst_now(), oldest = 0, threshold, age;
 	u32 policy, i;
 
+	if (cpus_offline)
+		drain_offline();
 	threshold = burst_overdue_ns(tunables.max_wait_ns);
 	bpf_for(policy, 0, BURST_NR_POLICIES) {
 		bpf_for(i, 0, nr_llcs) {
@@ -1913,24 +1988,37 @@ static s32 create_scratch(u32 cpu)
 	return 0;
 }
 
+/* Is @cpu in domain_req (the CPUs the daemon asked for)? */
+static __always_inline bool domain_requested(u32 cpu)
+{
+	return domain_req.bits[(cpu / 64) & (BURST_CPUMASK_WORDS - 1)] &
+	       (1ULL << (cpu % 64));
+}
+
 /*
  * Applies domain_req: run by the daemon (BPF_PROG_RUN) after load and on
  * every change, so the domain switches without reloading the scheduler.
+ * The domain in force is the CPUs asked for that are online; a CPU going
+ * on- or offline later is added or taken out by burst_cpu_online() and
+ * burst_cpu_offline().
  */
 SEC("syscall")
 int burst_set_domain(void *ctx)
 {
-	struct bpf_cpumask *mask, *old;
+	struct bpf_cpumask *mask, *old, *onl;
 	u32 i;
 
 	mask = bpf_cpumask_create();
 	if (!mask)
 		return -ENOMEM;
+	bpf_rcu_read_lock();
+	onl = online_mask;
 	bpf_for(i, 0, nr_cpu_ids) {
-		if (domain_req.bits[(i / 64) & (BURST_CPUMASK_WORDS - 1)] &
-		    (1ULL << (i % 64)))
+		if (domain_requested(i) &&
+		    (!onl || bpf_cpumask_test_cpu(i, cast_mask(onl))))
 			bpf_cpumask_set_cpu(i, mask);
 	}
+	bpf_rcu_read_unlock();
 	old = bpf_kptr_xchg(&primary_mask, mask);
 	if (old)
 		bpf_cpumask_release(old);
@@ -1938,6 +2026,92 @@ int burst_set_domain(void *ctx)
 	overflow = 0;
 	primary_enabled = domain_req.nr_cpus > 0;
 	return 0;
+}
+
+/*
+ * CPU hotplug (section 5).  The kernel calls ops.cpu_offline() once a CPU
+ * no longer takes new work (it then sends what is queued on it straight
+ * to its local queue and never calls ops.dispatch() there) and
+ * ops.cpu_online() once it does again.  Implementing both keeps the
+ * scheduler loaded through a suspend/resume or an SMT switch; without
+ * them the kernel ends it at every CPU that comes or goes.
+ */
+
+/* Was @cpu online at load, with its LLC and SMT sibling known? */
+static bool known_at_load(s32 cpu)
+{
+	bool known = false;
+	u32 i;
+
+	bpf_for(i, 0, nr_online) {
+		if (online_cpus[CPU_IDX(i)] == (u32)cpu) {
+			known = true;
+			break;
+		}
+	}
+	return known;
+}
+
+/* Set or clear @cpu in @m, if there is one. */
+static __always_inline void mask_put(struct bpf_cpumask *m, s32 cpu, bool on)
+{
+	if (!m)
+		return;
+	if (on)
+		bpf_cpumask_set_cpu(cpu, m);
+	else
+		bpf_cpumask_clear_cpu(cpu, m);
+}
+
+/*
+ * @cpu joins or leaves the masks that say where work may go: the online
+ * CPUs, its LLC's CPUs and, if the daemon asked for it, the primary
+ * domain.  Leaving, it also stops being a preemption target.
+ */
+static void cpu_set_online(s32 cpu, bool on)
+{
+	u32 llc = llc_of(cpu);
+	struct mask_ctx *m = bpf_map_lookup_elem(&llc_masks, &llc);
+	struct cpu_ctx *cctx = cpu_ctx(cpu);
+
+	mask_put(online_mask, cpu, on);
+	if (m)
+		mask_put(m->mask, cpu, on);
+	if (!on || domain_requested(cpu))
+		mask_put(primary_mask, cpu, on);
+	if (!on) {
+		if (cctx)
+			cctx->busy = 0;
+		llc_hint_drop(cpu);
+	}
+	stat_inc(BURST_STAT_cpu_hotplug);
+}
+
+void BPF_STRUCT_OPS(burst_cpu_online, s32 cpu)
+{
+	if (cpu < 0 || cpu >= nr_cpu_ids || !known_at_load(cpu)) {
+		/* Its LLC and sibling are unknown: load again, with them. */
+		scx_bpf_exit(SCX_ECODE_ACT_RESTART | SCX_ECODE_RSN_HOTPLUG,
+			     "CPU %d came online, it was offline at load", cpu);
+		return;
+	}
+	cpu_set_online(cpu, true);
+	if (cpus_offline)
+		cpus_offline--;
+}
+
+void BPF_STRUCT_OPS(burst_cpu_offline, s32 cpu)
+{
+	u32 zero = 0;
+	struct age_timer *at = bpf_map_lookup_elem(&age_timers, &zero);
+
+	if (cpu < 0 || cpu >= nr_cpu_ids)
+		return;
+	cpu_set_online(cpu, false);
+	/* What is queued where no online CPU serves it goes at once. */
+	cpus_offline++;
+	if (at)
+		bpf_timer_start(&at->timer, 0, 0);
 }
 
 static s32 start_age_timer(void)
@@ -1959,6 +2133,7 @@ static s32 start_age_timer(void)
 
 s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 {
+	struct bpf_cpumask *mask;
 	u32 i, policy;
 	s32 ret;
 
@@ -2003,7 +2178,13 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 		if (ret)
 			return ret;
 	}
-	/* LLC masks hold the CPUs online at load. */
+	mask = bpf_cpumask_create();
+	if (!mask)
+		return -ENOMEM;
+	mask = bpf_kptr_xchg(&online_mask, mask);
+	if (mask)
+		bpf_cpumask_release(mask);
+	/* The online and LLC masks start with the CPUs online at load. */
 	bpf_for(i, 0, nr_online) {
 		struct mask_ctx *m;
 		u32 cpu = online_cpus[CPU_IDX(i)], llc = llc_of(cpu);
@@ -2014,6 +2195,9 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 		bpf_rcu_read_lock();
 		if (m->mask)
 			bpf_cpumask_set_cpu(cpu, m->mask);
+		mask = online_mask;
+		if (mask)
+			bpf_cpumask_set_cpu(cpu, mask);
 		bpf_rcu_read_unlock();
 	}
 
@@ -2054,6 +2238,8 @@ struct sched_ext_ops burst_ops = {
 	.stopping	= (void *)burst_stopping,
 	.quiescent	= (void *)burst_quiescent, /* the sleep starts */
 	/* no .yield: a yield is no sleep, the burst goes on (burst_wake()) */
+	.cpu_online	= (void *)burst_cpu_online,
+	.cpu_offline	= (void *)burst_cpu_offline,
 	.init_task	= (void *)burst_init_task,
 	.exit_task	= (void *)burst_exit_task,
 	.init		= (void *)burst_init,

@@ -36,6 +36,8 @@ BURST_STAT(idle_class_runs,  SUM, deadline, "idle_cl", "runs of SCHED_IDLE tasks
 BURST_STAT(domain_place,     SUM, domain,   "in_dom",  "tasks placed on an idle CPU of the primary domain")
 BURST_STAT(overflow_place,   SUM, domain,   "ovfl",    "tasks run outside the primary domain because it was saturated")
 BURST_STAT(saturation,       SUM, domain,   "sat",     "primary domain saturation episodes (overflow switched on)")
+BURST_STAT(cpu_hotplug,      SUM, core,     "hotplug", "CPUs that went offline or came online while the scheduler ran (ops.cpu_offline, ops.cpu_online)")
+BURST_STAT(hotplug_moved,    SUM, core,     "hp_move", "tasks moved from the queues of an offline CPU, or of an LLC with no CPU online, to the kernel's global queue")
 BURST_STAT(core_move,        SUM, core,     "core_mv", "tasks moved off a CPU whose SMT sibling is busy to a fully idle core")
 BURST_STAT(rescue,           SUM, wait,     "rescue",  "tasks run ahead of the queue order because they had waited half of max_wait_ms")
 BURST_STAT(max_wait_us,      MAX, wait,     "maxw_us", "longest runnable wait seen on this CPU in the interval, in us (waits that ended here, and still-running waits seen by the age check)")
