@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "scx_burst/daemon.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <iostream>
@@ -49,6 +50,31 @@ void report_stats(const Options &opts, const SchedulerApi &sched,
 		print_stats_table(std::cout, ctx, delta, tp);
 }
 
+// The CPUs online changed (@online, as sysfs lists them) and the scheduler
+// stayed loaded (the BPF side follows them): which CPUs run work now.  A
+// CPU that was offline at load is not logged: the BPF side asks for a
+// restart, and that is logged.
+void log_hotplug(const std::string &online, const Topology &at_load, const SchedulerApi &sched)
+{
+	auto now = parse_cpulist(online);
+	if (!now) {
+		spdlog::warn("CPU hotplug: {}", now.error().msg);
+		return;
+	}
+	std::vector<int> dom;
+	for (int c : *now) {
+		if (!std::binary_search(at_load.online.begin(), at_load.online.end(), c))
+			return;
+		if (std::find(sched.domain().begin(), sched.domain().end(), c) !=
+		    sched.domain().end())
+			dom.push_back(c);
+	}
+	spdlog::info("CPU hotplug: CPUs {} online ({} of {} at load){}", format_cpulist(*now),
+		     now->size(), at_load.online.size(),
+		     sched.domain().empty() ? std::string() :
+		     ", primary domain " + (dom.empty() ? std::string("none online") :
+							  format_cpulist(dom)));
+}
 
 // Runs one loaded and attached scheduler until a signal or its ejection.
 Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
@@ -73,6 +99,10 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 	StatsSample prev = sched.read_stats(true);
 	auto prev_at = start;
 	auto next_profile = start + SchedulerBackend::kProfilePeriod;
+	// Read at every wakeup: the kernel's hotplug_seq counts a CPU going
+	// offline before the CPU leaves this list.
+	const auto online_file = SysfsPaths{}.cpu / "online";
+	std::string online = read_line(online_file);
 
 	for (;;) {
 		fds.assign(1, pollfd{sig.fd(), POLLIN, 0});
@@ -105,6 +135,10 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 		ctl.serve(fds, backend);
 		if (sched.exited())
 			return Outcome::KernelExit;
+		if (std::string now = read_line(online_file); !now.empty() && now != online) {
+			online = now;
+			log_hotplug(online, topo, sched);
+		}
 		if (Clock::now() >= next_profile) {
 			backend.follow_power_profile();
 			next_profile = Clock::now() + SchedulerBackend::kProfilePeriod;
