@@ -101,26 +101,19 @@ kill -KILL $daemon
 wait $daemon 2>/dev/null
 if wait_state disabled 20; then tag STATE_AFTER_SIGKILL disabled; else tag STATE_AFTER_SIGKILL $(state); fi
 
-# --- CPU hotplug: the kernel asks for a restart, the daemon reloads -------
+# --- CPU hotplug: the scheduler stays loaded, the daemon follows ----------
 if [ -w /sys/devices/system/cpu/cpu1/online ]; then
 	scx_burst --stats 0 > /tmp/hp.out 2> /tmp/hp.err &
 	daemon=$!
 	wait_state enabled 30
 	seq1=$(enable_seq)
 	echo 0 > /sys/devices/system/cpu/cpu1/online
-	wait_line /tmp/hp.err 'scheduler enabled' 1
-	i=0
-	while [ $i -lt 300 ] && [ "$(grep -c 'scheduler enabled' /tmp/hp.err)" -lt 2 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-	wait_state enabled 10
-	tag HOTPLUG_STATE $(state) $seq1 $(enable_seq)
+	tag HOTPLUG_OFF $? $(nproc)
+	wait_line /tmp/hp.err 'CPU hotplug: .* (1 of 2 at load)' 10
 	echo 1 > /sys/devices/system/cpu/cpu1/online
-	i=0
-	while [ $i -lt 300 ] && [ "$(grep -c 'scheduler enabled' /tmp/hp.err)" -lt 3 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-	wait_state enabled 10
+	tag HOTPLUG_ON $? $(nproc)
+	wait_line /tmp/hp.err 'CPU hotplug: .* (2 of 2 at load)' 10
+	tag HOTPLUG_STATE $(state) $seq1 $(enable_seq)
 	kill -INT $daemon
 	wait $daemon
 	tag HOTPLUG_RC $?

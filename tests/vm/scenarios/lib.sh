@@ -197,8 +197,10 @@ sample() {
 }
 
 # window PFX STATS SECONDS GROUP:N...: measure the loops in $HOGS for
-# SECONDS.  The GROUPs name consecutive runs of $HOGS in the order they were
-# started (e.g. nice0:24 nice19:4 idle:8).  Tags: PFX_GROUPS; PFX_S0 and
+# SECONDS, or, with SECONDS given as FILE,MAX, until FILE exists (MAX
+# seconds at most) and STATS has two more lines (5 s at most).  The GROUPs
+# name consecutive runs of $HOGS in the order they were started (e.g.
+# nice0:24 nice19:4 idle:8).  Tags: PFX_GROUPS; PFX_S0 and
 # PFX_S1, a sample of $HOGS at both ends; PFX_SCHED (nice/policy of each
 # loop) and PFX_CPU (the CPU each loop ran on last); PFX_SEQ (enable_seq and
 # state at both ends); PFX_MAXWAIT_US (max_wait) and every line the stats
@@ -213,7 +215,20 @@ window() {
 	chrt -f 10 sh -c '. /scenarios/lib.sh
 		echo "$(nlines "$1") $(enable_seq) $(state)"
 		sample $2
-		sleep "$3"
+		case $3 in
+		*,*)	_k=0
+			while [ ! -e "${3%,*}" ] && [ $_k -lt $((${3#*,} * 10)) ]; do
+				sleep 0.1
+				_k=$((_k + 1))
+			done
+			_n=$(nlines "$1")
+			_k=0
+			while [ "$(nlines "$1")" -lt $((_n + 2)) ] && [ $_k -lt 50 ]; do
+				sleep 0.1
+				_k=$((_k + 1))
+			done ;;
+		*)	sleep "$3" ;;
+		esac
 		sample $2
 		echo "$(nlines "$1") $(enable_seq) $(state)"' sh "$_out" "$HOGS" "$_secs" \
 		> /tmp/window.out 2>&1

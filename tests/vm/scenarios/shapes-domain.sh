@@ -5,8 +5,12 @@
 #                 no ejection, every loop progresses, bounded waits
 #   MOVE_PRE/POST 2 loops; the domain moves live DOM0 -> DOM1 halfway
 #   AFF           domain DOM0, 2 loops pinned to DOM1 (taskset) + 2 free
-#   HP_*          8 loops; CPU 2 and CPU 5 go offline and online, three
-#                 times each; the daemon reloads each time and keeps DOM0
+#   HP_*          8 free loops and 2 pinned to each of CPUs 2 and 5; those
+#                 two CPUs go offline and online, three times each, then
+#                 SMT goes off and on; the scheduler stays loaded, every
+#                 loop runs, DOM0 is kept
+#   RS_*          the last CPU offline at load comes online: the BPF side
+#                 asks for a restart, the daemon loads once more, with it
 #   ERR_*         --debug-error-after 3: the BPF side raises an error, the
 #                 daemon reports the kernel's exit kind and exits non-zero
 # The host (vm_test.cpp, Vm.ShapesDomain) asserts.
@@ -79,30 +83,73 @@ tag AFF_MASK $(for p in $HOGS; do taskset -p $p 2>/dev/null | awk '{ print $NF }
 kill_hogs
 stop_daemon
 
-# --- HP: CPU hotplug under 8 loops ------------------------------------------
-start_daemon HP burst
-i=0
-while [ $i -lt 8 ]; do hog; i=$((i + 1)); done
-sleep 2
-for round in 1 2 3; do
-	for cpu in 2 5; do
-		for v in 0 1; do
-			seq=$(enable_seq)
-			t0=$(now)
-			echo $v > /sys/devices/system/cpu/cpu$cpu/online
-			w=$?
-			# 90 s: a reload takes 16-38 s here (the verifier, in the
-			# emulator, under 8 loops); a stuck one never ends
-			if wait_reload $seq 90; then ok=reloaded; else ok=timeout; fi
-			tag HP_STEP $round cpu$cpu online=$v write=$w $ok \
-				$(awk -v a=$t0 -v b=$(now) 'BEGIN { printf "%.1fs", b - a }') \
-				seq=$seq/$(enable_seq) $(state)
-			# one timeout fails the test: the rest would only run the
-			# scenario into its own timeout, and lose HP_ERR
-			[ $ok = reloaded ] || break 3
+# --- HP: CPU hotplug under load; the scheduler stays loaded ---------------
+# hp_steps: CPU 2 and CPU 5 offline and online, three times each, with two
+# loops pinned to each (re-pinned before each offline: the kernel breaks a
+# pinned task's affinity when its CPU goes); one HP_STEP tag per write,
+# then the file /tmp/hp.done
+hp_steps() {
+	# after the window's first sample: /proc/stat lists online CPUs only
+	k=0
+	while [ $k -lt 300 ] && [ "$(nlines /tmp/window.out)" -lt 2 ]; do
+		sleep 0.1
+		k=$((k + 1))
+	done
+	for round in 1 2 3; do
+		for cpu in 2 5; do
+			pins=$pin2
+			[ $cpu = 5 ] && pins=$pin5
+			for p in $pins; do taskset -pc $cpu $p > /dev/null 2>&1; done
+			# both on CPU $cpu (one running, one queued there), 5 s at most
+			k=0
+			while [ $k -lt 50 ] && [ "$(cd /proc && awk '{ printf "%s ", $39 }' \
+				$(for p in $pins; do echo $p/stat; done) 2>/dev/null)" != "$cpu $cpu " ]; do
+				sleep 0.1
+				k=$((k + 1))
+			done
+			[ $k -lt 50 ] && on=yes || on=no
+			for v in 0 1; do
+				t0=$(now)
+				echo $v > /sys/devices/system/cpu/cpu$cpu/online
+				w=$?
+				tag HP_STEP $round cpu$cpu online=$v pinned_there=$on write=$w \
+					$(awk -v a=$t0 -v b=$(now) 'BEGIN { printf "%.1fs", b - a }') \
+					$(enable_seq) $(state)
+			done
 		done
 	done
-done
+	# SMT off and on: every second thread of a core at once
+	for v in off on; do
+		t0=$(now)
+		echo $v > /sys/devices/system/cpu/smt/control
+		w=$?
+		tag HP_SMT $v write=$w nproc=$(nproc) \
+			$(awk -v a=$t0 -v b=$(now) 'BEGIN { printf "%.1fs", b - a }') \
+			$(enable_seq) $(state)
+	done
+	touch /tmp/hp.done
+}
+start_daemon HP burst
+hogs 8
+hog taskset -c 2
+pin2=$HOG
+hog taskset -c 2
+pin2="$pin2 $HOG"
+hog taskset -c 5
+pin5=$HOG
+hog taskset -c 5
+pin5="$pin5 $HOG"
+sleep 2
+rm -f /tmp/hp.done /tmp/window.out
+hp_steps > /tmp/hp.tags 2>&1 &
+hp=$!
+# the window lasts until the steps are done (240 s at most: a write that
+# hangs until the watchdog ends the scheduler takes 30 s), and two stats
+# lines more, which count the last steps
+window HP $out /tmp/hp.done,240 free:8 pin2:2 pin5:2
+kill $hp 2>/dev/null
+wait $hp 2>/dev/null
+cat /tmp/hp.tags
 # whatever happened, every CPU comes back for what follows
 for cpu in 2 5; do echo 1 > /sys/devices/system/cpu/cpu$cpu/online 2>/dev/null; done
 tag HP_NPROC $(nproc)
@@ -110,11 +157,27 @@ tag HP_STATE $(state)
 kill -0 $d 2>/dev/null && tag HP_ALIVE yes || tag HP_ALIVE no
 scx_burst ctl get > /tmp/get.out 2>&1
 tag HP_GET $? $(grep '^primary_domain=' /tmp/get.out)
-# a stats line written after the last reload
+kill_hogs
+stop_daemon
+
+# --- RS: a CPU offline at load comes online: one reload, with it ----------
+last=$(( $(nproc) - 1 ))
+echo 0 > /sys/devices/system/cpu/cpu$last/online
+tag RS_NPROC0 $(nproc)
+start_daemon RS burst
+hogs 4
+seq=$(enable_seq)
+echo 1 > /sys/devices/system/cpu/cpu$last/online
+tag RS_WRITE $?
+# a reload under 4 loops: the verifier, in the emulator
+if wait_reload $seq 120; then tag RS_RELOAD yes; else tag RS_RELOAD no; fi
+tag RS_SEQ $seq $(enable_seq) $(state)
+tag RS_NPROC $(nproc)
+# a stats line written after the reload
 n=$(nlines $out)
 i=0
 while [ $i -lt 100 ] && [ "$(nlines $out)" -le $n ]; do sleep 0.1; i=$((i + 1)); done
-send_lines HP_LAST_JSON $out $(( $(nlines $out) - 1 )) $(nlines $out)
+send_lines RS_LAST_JSON $out $(( $(nlines $out) - 1 )) $(nlines $out)
 kill_hogs
 stop_daemon
 
