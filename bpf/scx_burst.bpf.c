@@ -279,7 +279,8 @@ struct cpu_ctx {
 	u32 curr_flags;		/* running task's BURST_TASK_* */
 	u32 busy;		/* a task of ours is running */
 	u32 llc_scan;		/* rotation over the other LLCs (policy.h) */
-	u32 pad[10];
+	u32 offline;		/* between ops.cpu_offline() and ops.cpu_online() */
+	u32 pad[9];
 };
 _Static_assert(sizeof(struct cpu_ctx) == 64, "one cache line per CPU");
 
@@ -434,6 +435,26 @@ static __always_inline struct cpu_ctx *cpu_ctx(s32 cpu)
 	u32 key = cpu;
 
 	return bpf_map_lookup_elem(&cpu_ctxs, &key);
+}
+
+/*
+ * scx_bpf_kick_cpu() queues an irq_work on the calling CPU.  A CPU on its
+ * way offline stops running its irq_work before it stops running
+ * callbacks: a kick queued there then stays pending, blocks every later
+ * kick from that CPU once it is back, and the kernel waits for it forever
+ * when the scheduler is unloaded (free_kick_syncs() -> irq_work_sync();
+ * seen on 7.3 after four CPUs went off- and online, with the unload stuck
+ * in "disabling").  So a CPU between ops.cpu_offline() and
+ * ops.cpu_online() kicks nothing; the age check, on an online CPU, kicks
+ * for whatever waits too long meanwhile.
+ */
+static __always_inline void burst_kick(s32 cpu, u64 flags)
+{
+	struct cpu_ctx *here = cpu_ctx(bpf_get_smp_processor_id());
+
+	if (here && here->offline)
+		return;
+	scx_bpf_kick_cpu(cpu, flags);
 }
 
 static __always_inline u32 active_policy(void)
@@ -845,7 +866,7 @@ static bool preempt_by_score(struct burst_task_ctx *tctx, s32 cpu)
 		return false;
 	if (tctx->score + tunables.preempt_margin >= cctx->curr_score)
 		return false;
-	scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+	burst_kick(cpu, SCX_KICK_PREEMPT);
 	stat_inc(BURST_STAT_preempt_score);
 	return true;
 }
@@ -950,7 +971,7 @@ static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 	}
 	if (v.cpu < 0)
 		return false;
-	scx_bpf_kick_cpu(v.cpu, SCX_KICK_PREEMPT);
+	burst_kick(v.cpu, SCX_KICK_PREEMPT);
 	stat_inc(BURST_STAT_preempt_deadline);
 	return true;
 }
@@ -993,7 +1014,7 @@ static void try_preempt(struct task_struct *p, struct burst_task_ctx *tctx,
 			struct cpu_ctx *cctx = cpu_ctx(cpu);
 
 			if (cctx && cctx->busy && time_before(key, victim_key(cctx))) {
-				scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+				burst_kick(cpu, SCX_KICK_PREEMPT);
 				stat_inc(BURST_STAT_preempt_deadline);
 			}
 			return;
@@ -1233,7 +1254,7 @@ static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 		if (core >= 0) {
 			burst_dsq_insert(p, SCX_DSQ_LOCAL_ON | core, slice,
 					   enq_flags);
-			scx_bpf_kick_cpu(core, SCX_KICK_IDLE);
+			burst_kick(core, SCX_KICK_IDLE);
 			stat_add(st, BURST_STAT_core_move, 1);
 			return true;
 		}
@@ -1260,7 +1281,7 @@ struct enq {
 static __always_inline void wake_or_preempt(const struct enq *e, s32 idle)
 {
 	if (idle >= 0) {
-		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+		burst_kick(idle, SCX_KICK_IDLE);
 		stat_add(e->st, BURST_STAT_kick_idle, 1);
 	} else if (e->flags & SCX_ENQ_WAKEUP) {
 		try_preempt(e->p, e->tctx, e->policy, e->key, e->cpu);
@@ -1275,7 +1296,7 @@ static __always_inline void queue_pinned(const struct enq *e)
 			       e->flags);
 	if (e->flags & SCX_ENQ_WAKEUP)
 		try_preempt(e->p, e->tctx, e->policy, e->key, e->cpu);
-	scx_bpf_kick_cpu(e->cpu, SCX_KICK_IDLE);
+	burst_kick(e->cpu, SCX_KICK_IDLE);
 }
 
 /*
@@ -1657,14 +1678,14 @@ static void kick_for(struct task_struct *p)
 	s32 cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
 
 	if (cpu >= 0) {
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		burst_kick(cpu, SCX_KICK_IDLE);
 		return;
 	}
 	cpu = scx_bpf_task_cpu(p);
 	if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 		cpu = bpf_cpumask_any_distribute(p->cpus_ptr);
 	if (cpu < nr_cpu_ids)
-		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+		burst_kick(cpu, SCX_KICK_PREEMPT);
 }
 
 /* Age of the oldest task of @dsq; the first overdue one gets a CPU kicked. */
@@ -2079,6 +2100,8 @@ static void cpu_set_online(s32 cpu, bool on)
 		mask_put(m->mask, cpu, on);
 	if (!on || domain_requested(cpu))
 		mask_put(primary_mask, cpu, on);
+	if (cctx)
+		cctx->offline = !on;
 	if (!on) {
 		if (cctx)
 			cctx->busy = 0;
