@@ -31,10 +31,23 @@ start_daemon() {
 	d=$!
 	if wait_state enabled 60; then tag ${P}_ENABLED yes; else tag ${P}_ENABLED no; fi
 }
-# stop_daemon: SIGINT; tags NAME_STATE_END, NAME_RC and its stderr as NAME_ERR
+# stop_daemon: SIGINT; tags NAME_STATE_END, NAME_RC and its stderr as
+# NAME_ERR.  A daemon still there after 30 s is stuck in the kernel's
+# unload (NAME_RC "hung" and the state): nothing after it could load, so
+# the scenario ends there.
 stop_daemon() {
 	tag ${P}_STATE_END $(state)
 	kill -INT $d
+	_k=0
+	while [ $_k -lt 300 ] && kill -0 $d 2>/dev/null; do
+		sleep 0.1
+		_k=$((_k + 1))
+	done
+	if kill -0 $d 2>/dev/null; then
+		tag ${P}_RC hung $(state)
+		send_file ${P}_ERR $err
+		exit 0
+	fi
 	wait $d
 	tag ${P}_RC $?
 	send_file ${P}_ERR $err
