@@ -551,11 +551,29 @@ static void charge(struct task_struct *p, struct burst_task_ctx *tctx,
 }
 
 /*
- * The task woke up: its sleep ends the burst or pays part of it back
- * (burst_wake()).  Called by whichever of ops.select_cpu and ops.runnable
- * sees the wakeup first, so the key select_cpu computes already has it.
+ * Is @p being woken by an exiting child of its own (wait4() returning)?
+ * The waker is the running task: ops.select_cpu runs in the waker's
+ * context, and so does ops.runnable unless the kernel queued the wakeup
+ * to the target CPU (then the running task is an unrelated one, and the
+ * answer is no).
  */
-static void settle_sleep(struct burst_task_ctx *tctx, u64 now)
+static __always_inline bool woken_by_exiting_child(const struct task_struct *p)
+{
+	struct task_struct *waker = bpf_get_current_task_btf();
+
+	return (waker->flags & PF_EXITING) &&
+	       BPF_CORE_READ(waker, real_parent, pid) == p->pid;
+}
+
+/*
+ * The task woke up: its sleep ends the burst or pays part of it back
+ * (burst_wake(); a wait for an exiting child pays back nothing,
+ * burst_credited_sleep()).  Called by whichever of ops.select_cpu and
+ * ops.runnable sees the wakeup first, so the key select_cpu computes
+ * already has it.
+ */
+static void settle_sleep(struct task_struct *p, struct burst_task_ctx *tctx,
+			 u64 now)
 {
 	u64 at = tctx->slept_at;
 
@@ -563,7 +581,8 @@ static void settle_sleep(struct burst_task_ctx *tctx, u64 now)
 		return;
 	tctx->slept_at = 0;
 	burst_wake(&tctx->burst_ns, &tctx->prev_burst_ns,
-		   (s64)(now - at) > 0 ? now - at : 0,
+		   burst_credited_sleep((s64)(now - at) > 0 ? now - at : 0,
+					woken_by_exiting_child(p)),
 		   tunables.burst_reset_ns, tunables.burst_smoothness);
 	tctx->score = current_score(tctx);
 }
@@ -1186,7 +1205,7 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 	tctx = task_ctx(p);
 	if (!tctx)
 		return prev_cpu;
-	settle_sleep(tctx, burst_now());
+	settle_sleep(p, tctx, burst_now());
 
 	if (wake_flags & SCX_WAKE_SYNC) {
 		bool idle;
@@ -1829,7 +1848,7 @@ void BPF_STRUCT_OPS(burst_runnable, struct task_struct *p, u64 enq_flags)
 	struct burst_task_ctx *tctx = task_ctx(p);
 
 	if (tctx)
-		settle_sleep(tctx, burst_now());
+		settle_sleep(p, tctx, burst_now());
 }
 
 void BPF_STRUCT_OPS(burst_running, struct task_struct *p)

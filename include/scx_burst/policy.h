@@ -210,6 +210,25 @@ static inline bool burst_wake(u64 *burst_ns, u64 *prev_ns, u64 slept_ns,
 	return false;
 }
 
+/*
+ * The sleep a wakeup credits (burst_wake()'s @slept_ns).  A wait that ended
+ * because a child of the task exited (wait4() woken by the child's exit,
+ * the waker being that exiting child) credits nothing: the task waited
+ * for work it started itself, not for input.  A loop that forks a short
+ * child, waits for it and then computes for 5 ms (stress-ng's fork
+ * workers) slept a quarter of its burst or more while its child waited
+ * behind the queued hogs, so every loop ended its burst and it kept the
+ * score of a 5 ms burst (5) against the hogs' 16 and more: 1.35x its EEVDF
+ * CPU time while the hogs got 0.54x (docs/policies.md).  Now its burst
+ * grows as a hog's does.  A shell or make waiting for its commands runs
+ * for microseconds between waits, so its burst stays near 0 either way,
+ * and its wait for input (a terminal, a socket) still credits in full.
+ */
+static inline u64 burst_credited_sleep(u64 slept_ns, bool child_exited)
+{
+	return child_exited ? 0 : slept_ns;
+}
+
 /* The burst a task is judged by: the larger of history and current run. */
 static inline u64 burst_effective(u64 prev_ns, u64 burst_ns)
 {

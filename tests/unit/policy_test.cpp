@@ -472,6 +472,29 @@ TEST(BurstWake, CreditRule)
 		    big * 1e-4);
 }
 
+// A fork loop (5 ms of CPU, then a child it waits for, 10 ms while the
+// child waits behind hogs): judged by its 5 ms bursts when the wait counts
+// as a sleep, by its run time like a hog once a wait for an exiting child
+// credits nothing.  A frame-paced renderer (4 ms per 16.7 ms, a timer
+// wakeup) keeps its frame's score either way.
+TEST(BurstWake, WaitingForAChildIsNoSleep)
+{
+	EXPECT_EQ(burst_credited_sleep(10 * kMs, false), 10 * kMs);
+	EXPECT_EQ(burst_credited_sleep(10 * kMs, true), 0u);
+
+	Cycles credited, child, render;
+	for (int i = 0; i < 200; i++) {	// 1 s of the loop's run time
+		credited.cycle(5 * kMs, burst_credited_sleep(10 * kMs, false));
+		child.cycle(5 * kMs, burst_credited_sleep(10 * kMs, true));
+		render.cycle(4 * kMs, burst_credited_sleep(12667 * kUs, false));
+	}
+	EXPECT_LE(credited.max_score, 6u);
+	EXPECT_EQ(child.ended, 0);
+	// a hog's score after 1 s of running (burst_score(1 s) = 16)
+	EXPECT_EQ(child.last_score, burst_score(1000 * kMs, kOff, kScale));
+	EXPECT_EQ(render.max_score, burst_score(4 * kMs, kOff, kScale));
+}
+
 TEST(BurstWake, EndsOrShrinks)
 {
 	uint64_t burst = 10 * kMs, prev = 2 * kMs;
