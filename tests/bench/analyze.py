@@ -1758,6 +1758,8 @@ def report_interactive(results, lines):
         "  *missed* has no frame done within it (late frames, and periods dropped while a",
         "  late frame still ran).  The fork workers' throughput is their own CPU time, the",
         "  hogs' their run time without the emulator's gaps (as experiment 4's hogs).",
+        "  The ping-pong's first round trip counts from the window's start, so a ping",
+        "  that cannot begin in the window is one long round trip, not none.",
         "- *idle*: the ping-pong alone; its round trips per second.",
         "- *desktop mix*: a parallel build (2 x nCPU job slots, each forking one job after",
         "  the other, jobs of 20-200 ms of CPU from a fixed pseudo-random sequence; jobs",

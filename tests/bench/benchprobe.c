@@ -38,7 +38,8 @@
  *                   minus intended wake), render_resp (intended wake to work
  *                   done).
  *         pingpong  two threads pass a byte back and forth over two pipes;
- *                   histogram pp_rtt (one round trip), pp_trips.
+ *                   histogram pp_rtt (one round trip; the first from the
+ *                   window's start, so there is always one), pp_trips.
  *         fork=N    N workers that loop fork() -> the child spins child_us
  *                   (default 100) of CPU time and exits -> waitpid() -> the
  *                   parent spins parent_us (default 5000): the stress-ng
@@ -399,18 +400,24 @@ static void render(struct ia *ia)
 	}
 }
 
+/*
+ * The first round trip counts from the window's start, and there is always
+ * one: a ping that cannot even begin within the window (its thread waiting
+ * for a CPU, or for its process's mmap_lock that a forking sibling holds)
+ * is one long round trip, not none.
+ */
 static void ping(struct ia *ia)
 {
 	char c = 'p';
-	uint64_t t0, t1;
+	uint64_t t0 = ia->start, t1;
 
-	while ((t0 = now_ns()) < ia->end) {
+	do {
 		if (write(ia->pp[1], &c, 1) != 1 || read(ia->pp[2], &c, 1) != 1)
 			break;
 		t1 = now_ns();
 		hist_add(&ia->rtt, t1 - t0);
 		ia->trips++;
-	}
+	} while ((t0 = now_ns()) < ia->end);
 	c = 'q';
 	if (write(ia->pp[1], &c, 1) != 1)
 		fprintf(stderr, "benchprobe: ping-pong: cannot stop the partner\n");
