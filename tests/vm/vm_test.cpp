@@ -1616,8 +1616,11 @@ void expect_trace(const VmRun &r, const std::string &pfx, int ncpu, bool burst)
 	// tracer's first and last progress lines, a shell polling every 0.1 s,
 	// up to ~0.3 s of the 5 s apart (6 points at worst on a CPU that
 	// changes state then), and rq_cpu_time is charged when a task leaves
-	// the CPU, so a run that spans a sample lands on one side of it.  The
-	// hog CPUs must read busy on the trace and on /proc/stat.
+	// the CPU, so a run that spans a sample lands on one side of it.  That
+	// rules /proc/schedstat out on the hog CPUs: a hog alone on its CPU
+	// runs for hundreds of ms without a switch (CPU 1 read 4328 ms of 4830
+	// against the trace's 0.998, CI under EEVDF).  The hog CPUs must read
+	// busy on the trace and on /proc/stat's ticks instead.
 	auto j0 = jiffies(r.one(pfx + "_STAT0")), j1 = jiffies(r.one(pfx + "_STAT1"));
 	double window_ns = j1[-1][3] - j0[-1][3];
 	ASSERT_GT(window_ns, 4e9) << r.one(pfx + "_STAT0") << " / " << r.one(pfx + "_STAT1");
@@ -1633,10 +1636,12 @@ void expect_trace(const VmRun &r, const std::string &pfx, int ncpu, bool burst)
 		// EEVDF); no CPU is busier than the window
 		double run_share = std::min((j1[cpu][3] - j0[cpu][3]) / window_ns, 1.0);
 		double share = c["busy_share"].get<double>();
-		EXPECT_NEAR(share, run_share, 0.1)
-			<< "cpu " << cpu << ": trace " << share << ", /proc/schedstat " << run_share
-			<< " (" << (j1[cpu][3] - j0[cpu][3]) / 1e6 << " ms of " << window_ns / 1e6 << ")";
-		if (cpu < 2) {
+		if (cpu >= 2)
+			EXPECT_NEAR(share, run_share, 0.1)
+				<< "cpu " << cpu << ": trace " << share << ", /proc/schedstat "
+				<< run_share << " (" << (j1[cpu][3] - j0[cpu][3]) / 1e6 << " ms of "
+				<< window_ns / 1e6 << ")";
+		else {
 			double task = j1[cpu][0] - j0[cpu][0], idle = j1[cpu][1] - j0[cpu][1];
 			EXPECT_GT(share, 0.9) << "hog CPU " << cpu;
 			EXPECT_GT(task / (task + idle), 0.9) << "hog CPU " << cpu << ": " << task
