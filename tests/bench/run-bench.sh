@@ -4,7 +4,8 @@
 # --policy deadline, in one qemu boot per kernel.  See docs/benchmarks.md.
 #
 # usage: tests/bench/run-bench.sh [--quick] [--out DIR] [--daemon PATH]
-#                                 [--suites "SUITE..."] [--ia-boots K] [--no-docs]
+#                                 [--suites "SUITE..."] [--ia-boots K] [--jobs N]
+#                                 [--no-docs]
 #        tests/bench/run-bench.sh --reanalyze [--out DIR] [--no-docs]
 #        tests/bench/run-bench.sh --check RESULTS.json
 #
@@ -20,6 +21,9 @@
 #                  "sid trixie-backports", with --quick "sid")
 #   --ia-boots K   boots per kernel of the interactive workloads at 2 vCPUs
 #                  (mode=ia; default 3, with --quick 1)
+#   --jobs N       --icount boots run at once (default: the host's CPUs;
+#                  ctest's bench_smoke, which shares the host with other
+#                  VM tests, uses 1); the ia boots always run alone
 #   --no-docs      do not regenerate docs/benchmarks.md and docs/benchmarks/
 #   --reanalyze    redo results, report and plots from DIR/logs (no boots)
 #   --check FILE   exit 0 if FILE has every boot complete and every
@@ -36,16 +40,20 @@
 # /scenarios/peers/<release>/ in the image (tests/bench/peer.sh runs them)
 # and are listed in DIR/peers.txt.  Without them the bench goes on.
 #
-# Boots (qemu TCG, one at a time): per kernel one boot at 4 vCPUs with every
-# experiment, then boots at 2 and 8 vCPUs for the per-callback overhead, all
-# with run-vm.sh --icount (-icount shift=2,sleep=off,align=off -seed 1,
-# nokaslr), then K boots ia1..iaK at 2 vCPUs with only the stall floor, the
-# latency experiment and the interactive workloads (mode=ia), run with the
-# run-vm.sh arguments of ia_vm_args: --mttcg, qemu 10's multi-threaded
-# TCG (tests/vm/qemu10.sh fetches it), the faithful mode of
-# tests/bench/faithful-mode.md.  The main boot runs EEVDF and both
-# scx_burst policies (bench_scheds); the ia boots add the peers
-# (ia_scheds).  The full run takes about 25 minutes on a 2-core machine.
+# Boots (qemu TCG): per kernel one boot at 4 vCPUs with every experiment,
+# and boots at 2 and 8 vCPUs for the per-callback overhead, all with
+# run-vm.sh --icount (-icount shift=2,sleep=off,align=off -seed 1,
+# nokaslr): guest time counts instructions, so these boots measure the same
+# whatever else the host runs, and --jobs of them run at once (each is one
+# host thread), the main boots first.  Then, one at a time with nothing
+# else running, per kernel K boots ia1..iaK at 2 vCPUs with only the stall
+# floor, the latency experiment and the interactive workloads (mode=ia),
+# run with the run-vm.sh arguments of ia_vm_args: --mttcg, qemu 10's
+# multi-threaded TCG (tests/vm/qemu10.sh fetches it), the faithful mode of
+# tests/bench/faithful-mode.md, where guest time is host time.  The main
+# boot runs EEVDF and both scx_burst policies (bench_scheds); the ia boots
+# add the peers (ia_scheds).  boots.txt lists the boots in the order above
+# per kernel, whatever order they ended in.
 set -euo pipefail
 
 prog=run-bench.sh
@@ -55,17 +63,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/common.sh"
 top=$(cd "$here/../.." && pwd)
 
-quick=0 out='' daemon=${SCX_BURST_DAEMON:-} suites='' docs=1 reanalyze=0 check='' ia_boots=''
+quick=0 out='' daemon=${SCX_BURST_DAEMON:-} suites='' docs=1 reanalyze=0 check='' ia_boots='' jobs=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1; shift ;;
 	--no-docs) docs=0; shift ;;
 	--reanalyze) reanalyze=1; shift ;;
-	--out|--daemon|--suites|--check|--ia-boots)
+	--out|--daemon|--suites|--check|--ia-boots|--jobs)
 		[ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value"
 		case "$1" in
 		--out) out=$2 ;; --daemon) daemon=$2 ;; --suites) suites=$2 ;; --check) check=$2 ;;
-		--ia-boots) ia_boots=$2 ;;
+		--ia-boots) ia_boots=$2 ;; --jobs) jobs=$2 ;;
 		esac
 		shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -128,6 +136,9 @@ else
 fi
 guest+=(scheds=$bench_scheds) ia_guest+=(scheds=$ia_scheds)
 [[ $ia_boots =~ ^[0-9]+$ ]] || die "--ia-boots: '$ia_boots' is not a count"
+# one host thread per --icount boot: as many at once as the host has CPUs
+: "${jobs:=$(nproc)}"
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs: '$jobs' is not a count of at least 1"
 ia_names=$(seq -f 'ia%g' 1 "$ia_boots" | tr '\n' ' ')
 qemu_settings="qemu-system-x86_64 ${QEMU_MACHINE[*]} -m $QEMU_MEM_MB ${QEMU_ICOUNT[*]}; kernel command line $QEMU_ICOUNT_APPEND; -smp $main_smp (overhead boots: ${ovh_smps// /, }); interactive-workload boots ${ia_names% }: -smp $ia_smp, run-vm.sh ${ia_vm_args[*]:-without --icount}"
 
@@ -170,6 +181,43 @@ add_peers() {
 }
 
 # ---- the boots ----------------------------------------------------------
+# boot_one SUITE REL VMLINUZ BOOT FIRST: one boot, its console to
+# logs/SUITE-BOOT.log, its line of boots.txt ("suite release boot vcpus
+# status wall_s") to boots.d/SUITE-BOOT; FIRST=1 also records the exact
+# qemu command line, read off the running process, in qemu-cmdline.txt.
+boot_one() {
+	local suite=$1 rel=$2 vmlinuz=$3 b=$4 first=$5 smp lim log rc b0 b1 l
+	local -a vm_args=(--icount) words
+	case $b in
+	main) smp=$main_smp words=(scenario=bench mode=main "${guest[@]}") lim=$main_timeout ;;
+	ovh*) smp=${b#ovh} words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout ;;
+	ia*) smp=$ia_smp words=(scenario=bench mode=ia "${ia_guest[@]}") lim=$ia_timeout
+	     vm_args=("${ia_vm_args[@]}") ;;
+	esac
+	log=$logs/$suite-$b.log
+	log "$suite ($rel): boot '$b', $smp vCPUs"
+	b0=$(date +%s.%N)
+	if [ "$first" = 1 ]; then
+		( for _ in $(seq 60); do
+			l=$(ps -eo args= | grep -F -- "$out/image/initramfs.cpio.zst" | grep -F -- "$vmlinuz" |
+				grep -F -- "${words[1]}" | grep '^[^ ]*qemu-system' | head -n1 || true)
+			[ -z "$l" ] || { printf '%s\n' "$l" > "$out/qemu-cmdline.txt"; break; }
+			sleep 0.5
+		  done ) &
+	fi
+	set +e
+	"$top/tests/vm/run-vm.sh" --kernel "$vmlinuz" --initrd "$out/image/initramfs.cpio.zst" \
+		--smp "$smp" --timeout "$lim" "${vm_args[@]}" --log "$log" -- "${words[@]}" < /dev/null |
+		awk -v b="$suite/$b" '/^@@B (phase|start|end|scx_error|fatal|dom_info|skip|peer_error)/ { print "  " b ": " $0; fflush() }' >&2
+	rc=${PIPESTATUS[0]}
+	set -e
+	wait
+	b1=$(date +%s.%N)
+	printf '%s %s %s %s %s %.1f\n' "$suite" "$rel" "$b" "$smp" "$rc" \
+		"$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" > "$out/boots.d/$suite-$b"
+	[ "$rc" = 0 ] || log "warning: $suite boot '$b' ended with status $rc (see $log)"
+}
+
 run_boots() {
 	local t0 image=$out/image kernels scen rel vmlinuz suite smp rc b0 b1 log
 	t0=$(date +%s)
@@ -202,42 +250,50 @@ run_boots() {
 		sed 's/^/  /' >&2
 	[ -f "$image/initramfs.cpio.zst" ] || die "no initramfs"
 
-	: > "$out/boots.txt"
-	qemu_cmdline=''
+	# every boot, in the order boots.txt lists them: "suite rel vmlinuz boot"
+	local -a plan=() mains=() ovhs=() faithful=()
 	while read -r suite rel vmlinuz; do
 		for b in main $(printf 'ovh%s ' $ovh_smps) $ia_names; do
-			vm_args=(--icount)
+			plan+=("$suite $rel $vmlinuz $b")
 			case $b in
-			main) smp=$main_smp words=(scenario=bench mode=main "${guest[@]}") lim=$main_timeout ;;
-			ovh*) smp=${b#ovh} words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout ;;
-			ia*) smp=$ia_smp words=(scenario=bench mode=ia "${ia_guest[@]}") lim=$ia_timeout
-			     vm_args=("${ia_vm_args[@]}") ;;
+			main) mains+=("$suite $rel $vmlinuz $b") ;;
+			ovh*) ovhs+=("$suite $rel $vmlinuz $b") ;;
+			ia*) faithful+=("$suite $rel $vmlinuz $b") ;;
 			esac
-			log=$logs/$suite-$b.log
-			log "$suite ($rel): boot '$b', $smp vCPUs"
-			b0=$(date +%s.%N)
-			# the exact qemu command line, read off the running process
-			if [ -z "$qemu_cmdline" ]; then
-				( for _ in $(seq 60); do
-					l=$(ps -eo args= | grep -F -- "$image/initramfs.cpio.zst" | grep '^[^ ]*qemu-system' | head -n1 || true)
-					[ -z "$l" ] || { printf '%s\n' "$l" > "$out/qemu-cmdline.txt"; break; }
-					sleep 0.5
-				  done ) &
-			fi
-			set +e
-			"$top/tests/vm/run-vm.sh" --kernel "$vmlinuz" --initrd "$image/initramfs.cpio.zst" \
-				--smp "$smp" --timeout "$lim" "${vm_args[@]}" --log "$log" -- "${words[@]}" < /dev/null |
-				awk '/^@@B (phase|start|end|scx_error|fatal|dom_info|skip|peer_error)/ { print "  " $0; fflush() }' >&2
-			rc=${PIPESTATUS[0]}
-			set -e
-			wait
-			[ -z "$qemu_cmdline" ] && [ -s "$out/qemu-cmdline.txt" ] && qemu_cmdline=$(cat "$out/qemu-cmdline.txt")
-			b1=$(date +%s.%N)
-			printf '%s %s %s %s %s %.1f\n' "$suite" "$rel" "$b" "$smp" "$rc" \
-				"$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" >> "$out/boots.txt"
-			[ "$rc" = 0 ] || log "warning: $suite boot '$b' ended with status $rc (see $log)"
 		done
 	done <<< "$kernels"
+	rm -rf "$out/boots.d"
+	mkdir -p "$out/boots.d"
+	rm -f "$out/qemu-cmdline.txt"
+	# The --icount boots, up to $jobs at once: guest time counts
+	# instructions, so what a boot measures does not depend on what else
+	# the host runs, only its wall time does.  The longest first (the
+	# main boots), so the lanes end together.
+	local spec n=0
+	for spec in "${mains[@]}" "${ovhs[@]}"; do
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+			wait -n || true
+		done
+		boot_one $spec $((n == 0)) &
+		n=$((n + 1))
+	done
+	wait
+	# The ia boots, one at a time with nothing else running: the faithful
+	# mode's guest time is host time, and its vCPUs need the host's CPUs.
+	for spec in "${faithful[@]}"; do
+		boot_one $spec $((n == 0))
+		n=$((n + 1))
+	done
+	: > "$out/boots.txt"
+	for spec in "${plan[@]}"; do
+		read -r suite rel vmlinuz b <<< "$spec"
+		if [ -s "$out/boots.d/$suite-$b" ]; then
+			cat "$out/boots.d/$suite-$b"
+		else
+			echo "$suite $rel $b ? 1 0"
+		fi
+	done >> "$out/boots.txt"
+	rm -rf "$out/boots.d"
 	echo "$(( $(date +%s) - t0 ))" > "$out/wall_s.txt"
 	date -u '+%Y-%m-%d %H:%M UTC' > "$out/date.txt"
 	echo "$quick" > "$out/quick.txt"
