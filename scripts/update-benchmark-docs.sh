@@ -2,7 +2,7 @@
 # Regenerates the benchmark report in docs/ (docs/benchmarks.md, the plots
 # in docs/benchmarks/ and the trace pictures in docs/benchmarks/trace/):
 # the one tool that writes those files on purpose.  It runs the full
-# benchmark (tests/bench/run-bench.sh, about 15 minutes) into build/bench,
+# benchmark (tests/bench/run-bench.sh, about 23 minutes) into build/bench,
 # or with --reanalyze redoes the report from the logs already there, and
 # copies the report into docs/ only when every boot and every section is
 # complete.  Review and commit the result.
