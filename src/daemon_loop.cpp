@@ -135,9 +135,12 @@ Result<> SchedulerBackend::set_domain(const std::vector<int> &cpus, const std::s
 	if (!r)
 		return r;
 	bool follow = follows_power_profile(spec);
-	// Kept for reloads as a mask: a one-CPU list such as "2" would
-	// read back as the mask 0x2.
-	domain_spec_ = follow ? "auto" : cpus.empty() ? "all" : format_hex_mask(cpus);
+	// Kept for a restart (a CPU that was offline at load came back) and
+	// for `ctl save`: a keyword as the keyword, resolved again then with
+	// the CPUs of that moment; CPUs as a mask, since a one-CPU list such
+	// as "2" would read back as the mask 0x2.
+	std::string kw = domain_keyword(spec);
+	domain_spec_ = !kw.empty() ? kw : cpus.empty() ? "all" : format_hex_mask(cpus);
 	// Following starts afresh: the next profile read compares CPUs.
 	profile_domain_.clear();
 	spdlog::info("primary domain: {}{}", domain(),

@@ -202,10 +202,18 @@ Result<Domain> by_capacity(bool performance, const Topology &topo, const SysfsPa
 
 }  // namespace
 
+std::string domain_keyword(const std::string &spec)
+{
+	std::string kw = squeeze_lower(spec);
+	if (kw == "all" || kw == "performance" || kw == "powersave" || follows_power_profile(kw))
+		return kw;
+	return "";
+}
+
 Result<Domain> resolve_domain(const std::string &spec, const Topology &topo,
 			      const SysfsPaths &paths, bool online_part)
 {
-	std::string kw = squeeze_lower(spec);
+	std::string kw = domain_keyword(spec);
 	if (kw == "all")
 		return Domain{{}, "all: no primary domain"};
 	if (kw == "performance")

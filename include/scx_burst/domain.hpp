@@ -32,6 +32,13 @@ struct Domain {
 	std::string why;	// how a keyword was resolved, for the log
 };
 
+// The keyword @spec names, as resolve_domain() reads it ("all",
+// "performance", "powersave" or "auto"; case and space do not matter), or
+// "" if it is a mask or a list.  A keyword depends on the CPUs and the
+// power profile of the moment, so it is kept as the keyword for a restart
+// or a saved config, never as the CPUs it resolved to.
+std::string domain_keyword(const std::string &spec);
+
 // Resolves @spec ("all", "performance", "powersave", "auto", a mask or a
 // list) and checks the CPUs exist and are online.  With @online_part (a
 // domain asked for earlier, applied again after CPU hotplug), offline CPUs

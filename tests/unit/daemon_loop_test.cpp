@@ -271,6 +271,15 @@ TEST(CtlBackendOfScheduler, CountsPolicySwitchesAndReportsTheDomain)
 	EXPECT_EQ(spec, "0x2");
 	ASSERT_TRUE(be.set_domain({}, "all"));
 	EXPECT_EQ(spec, "all");
+	// A keyword stays the keyword, resolved again at a restart: the CPUs
+	// it means may have changed by then (a hotplug).
+	ASSERT_TRUE(be.set_domain({0}, " Performance"));
+	EXPECT_EQ(be.domain(), "0");
+	EXPECT_EQ(spec, "performance");
+	ASSERT_TRUE(be.set_domain({1}, "powersave"));
+	EXPECT_EQ(spec, "powersave");
+	ASSERT_TRUE(be.set_domain({0, 1}, "0-1"));
+	EXPECT_EQ(spec, "0x3");
 	EXPECT_FALSE(be.check_domain("0x4")) << "CPU 2 does not exist";
 
 	auto st = be.stats();

@@ -61,6 +61,18 @@ TEST(Cpus, ListAndMaskAgree)
 	EXPECT_FALSE(parse_cpus("a-b"));
 }
 
+TEST(Keyword, NamedOnlyByTheFourWords)
+{
+	EXPECT_EQ(domain_keyword("all"), "all");
+	EXPECT_EQ(domain_keyword(" Performance "), "performance");
+	EXPECT_EQ(domain_keyword("POWERSAVE"), "powersave");
+	EXPECT_EQ(domain_keyword("auto"), "auto");
+	EXPECT_EQ(domain_keyword("0xff"), "");
+	EXPECT_EQ(domain_keyword("0-3"), "");
+	EXPECT_EQ(domain_keyword("fast"), "");
+	EXPECT_EQ(domain_keyword(""), "");
+}
+
 Topology topo4()
 {
 	Topology t;
