@@ -11,9 +11,9 @@
  *    sleep only pays part of the burst back (burst_wake() in policy.h), so
  *    a task that sleeps microseconds between long CPU stretches (a fork
  *    loop waiting for its children) is judged like a hog, not by its
- *    stretches as in BORE.  burst_reset_us is 1 by default, which is
- *    BORE's rule (every sleep ends the burst): with 50 ms the VM test of
- *    12 equal loops on 8 CPUs failed its wait bound (docs/policies.md).  A yield is no sleep and changes nothing.  An
+ *    stretches as in BORE.  burst_reset_us is 50 ms by default; 1 gives
+ *    BORE's rule, every sleep ends the burst (docs/policies.md).  A yield
+ *    is no sleep and changes nothing.  An
  *    ended burst is folded into a smoothed history
  *    (burst_smooth(): with smoothness 1 the mean of history and new burst)
  *    and restarts from zero; the burst the task is judged by is the larger
