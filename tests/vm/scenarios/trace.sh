@@ -8,6 +8,9 @@ tag NCPU $ncpu
 tag ONLINE "$(cat /sys/devices/system/cpu/online)"
 LOOPS=30
 tag LOOPS $LOOPS
+# the CPUs the hogs are pinned to (vm_test.cpp reads them from here)
+HOG_CPUS=0,1
+tag HOG_CPUS $HOG_CPUS
 
 # --- bad input: one line, exit 2; not root: one line, exit 1 -------------
 scx_burst trace --ringbuf-kb 100 > /dev/null 2> /tmp/bad.err
@@ -37,7 +40,7 @@ jiffies() {
 # one does (recording ended), so both measure nearly the same window.
 run_trace() {
 	_p=$1
-	hogs 3 taskset -c 0,1
+	hogs 3 taskset -c $HOG_CPUS
 	scx_burst trace --duration 5 --ringbuf-kb 4096 --out /tmp/tr_$_p \
 		--comm cyclictest > /tmp/tr_$_p.out 2> /tmp/tr_$_p.err &
 	_tr=$!
