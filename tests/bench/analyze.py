@@ -1582,7 +1582,7 @@ def report_header(results, lines):
         "logs of every boot to `build/bench/logs/`.  `--daemon PATH` benchmarks a given static",
         "`scx_burst` instead of building one; `--check FILE` validates a results file;",
         "`--ia-boots K` sets the number of interactive-workload boots per kernel (default 3);",
-        "`--jobs N` how many `--icount` boots run at once (default: the host's CPUs; their guest",
+        "`--jobs N` sets how many `--icount` boots run at once (default: the host's CPUs; their guest",
         "time counts instructions, so running beside each other changes only their wall time),",
         "while the faithful-mode boots always run alone;",
         "`--reanalyze` rebuilds results and report from the saved logs (`tests/bench/analyze.py`,",

@@ -191,13 +191,22 @@ add_peers() {
 # logs/SUITE-BOOT.log, its line of boots.txt ("suite release boot vcpus
 # status wall_s") to boots.d/SUITE-BOOT; FIRST=1 also records the exact
 # qemu command line, read off the running process, in qemu-cmdline.txt.
+# boot_smp BOOT: its vCPUs
+boot_smp() {
+	case $1 in
+	main) echo "$main_smp" ;;
+	ovh*) echo "${1#ovh}" ;;
+	ia*) echo "$ia_smp" ;;
+	esac
+}
 boot_one() {
 	local suite=$1 rel=$2 vmlinuz=$3 b=$4 first=$5 smp lim log rc b0 b1 l
 	local -a vm_args=(--icount) words
+	smp=$(boot_smp "$b")
 	case $b in
-	main) smp=$main_smp words=(scenario=bench mode=main "${guest[@]}") lim=$main_timeout ;;
-	ovh*) smp=${b#ovh} words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout ;;
-	ia*) smp=$ia_smp words=(scenario=bench mode=ia "${ia_guest[@]}") lim=$ia_timeout
+	main) words=(scenario=bench mode=main "${guest[@]}") lim=$main_timeout ;;
+	ovh*) words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout ;;
+	ia*) words=(scenario=bench mode=ia "${ia_guest[@]}") lim=$ia_timeout
 	     vm_args=("${ia_vm_args[@]}") ;;
 	esac
 	log=$logs/$suite-$b.log
@@ -225,7 +234,7 @@ boot_one() {
 }
 
 run_boots() {
-	local t0 image=$out/image kernels scen rel vmlinuz suite smp rc b0 b1 log
+	local t0 image=$out/image kernels scen rel vmlinuz suite b
 	t0=$(date +%s)
 	for t in qemu-system-x86_64 gcc bpftool cpio zstd; do
 		command -v "$t" >/dev/null || die "'$t' not found (tests/setup-deps.sh installs it)"
@@ -295,8 +304,8 @@ run_boots() {
 		read -r suite rel vmlinuz b <<< "$spec"
 		if [ -s "$out/boots.d/$suite-$b" ]; then
 			cat "$out/boots.d/$suite-$b"
-		else
-			echo "$suite $rel $b ? 1 0"
+		else	# its lane died before it wrote its line: a failed boot
+			echo "$suite $rel $b $(boot_smp "$b") 1 0"
 		fi
 	done >> "$out/boots.txt"
 	rm -rf "$out/boots.d"
