@@ -1587,14 +1587,10 @@ std::map<int, std::array<double, 4>> jiffies(const std::string &line)
 void expect_trace(const VmRun &r, const std::string &pfx, int ncpu, bool burst)
 {
 	SCOPED_TRACE(pfx);
-	// the CPUs trace.sh pins the hogs to: "0,1"
-	std::set<int> hog_cpus;
-	{
-		std::istringstream in(r.one("HOG_CPUS"));
-		for (std::string c; std::getline(in, c, ',');)
-			hog_cpus.insert(std::stoi(c));
-	}
-	ASSERT_FALSE(hog_cpus.empty()) << "no HOG_CPUS from trace.sh";
+	// the CPUs trace.sh pins the hogs to, a CPU list ("0,1")
+	const std::vector<int> hog_list = parse_cpulist(r.one("HOG_CPUS"));
+	ASSERT_FALSE(hog_list.empty()) << "HOG_CPUS: '" << r.one("HOG_CPUS") << "'";
+	const std::set<int> hog_cpus(hog_list.begin(), hog_list.end());
 	ASSERT_EQ(r.one(pfx + "_RC"), "0") << r.joined(pfx + "_ERR");
 	EXPECT_TRUE(r.all(pfx + "_NO_START").empty()) << r.joined(pfx + "_ERR");
 	EXPECT_EQ(r.one(pfx + "_SLEEPER_RC"), "0");
