@@ -70,13 +70,14 @@
  *
  *    BFS lost ground on many-core machines because of its single global
  *    run queue lock.  Here every LLC has its own ordered queue, and every
- *    CPU has a pinned queue for tasks that may run on it only, so a wakeup
+ *    CPU has its own queue for tasks that may run on it only (and
+ *    synchronous wakees that wait for it, below), so a wakeup
  *    touches one queue shared only by CPUs that share a cache.  With a
  *    primary domain, each LLC also has an outside queue for tasks whose
  *    affinity excludes the domain, served by that LLC's CPUs outside it.
  *
  *    A dispatching CPU compares the heads of the queues it serves (its
- *    pinned queue, its LLC's) with the running task, and also the heads
+ *    own queue, its LLC's) with the running task, and also the heads
  *    of the other LLCs' queues, which must be earlier by a steal margin
  *    (one slice of key) to be pulled across.  Keys are one currency across
  *    LLCs (vtime against one clock, or absolute deadlines), so a crowded
@@ -111,30 +112,36 @@
  *    A synchronous wakeup (SCX_WAKE_SYNC: the waker is about to wait for
  *    the wakee, a pipe or socket round trip) goes first to the wakee's
  *    previous CPU if that is idle and shares the waker's LLC, else to the
- *    waker's own CPU, inserted into its local queue behind the waker
- *    (pick_sync_cpu(), counted in wake_sync): a pair that hands work back
- *    and forth then stays on warm CPUs instead of paying a cross-CPU
- *    wakeup each way.  Why the wakee cannot be stranded there: the waker's
+ *    waker's own CPU (pick_sync_cpu(), counted in wake_sync and
+ *    wake_home): a pair that hands work back and forth then stays on one
+ *    warm CPU instead of paying a cross-CPU wakeup each way.  There it is
+ *    inserted into the local queue, behind the waker, if its key is within
+ *    one slice of key of the earliest head of the queues that CPU serves
+ *    (burst_handoff_window()); else, when no CPU is idle, it waits in that
+ *    CPU's own queue, ordered with its other queues (wake_home).  In the
+ *    LLC's queue it would be taken by whichever CPU came first: at 2 vCPUs
+ *    under load that moved the pair 80 times a second, 12x EEVDF.  Why
+ *    the handoff cannot strand the wakee or starve the queue: the waker's
  *    CPU must have nothing else in its local queue, must be running a
  *    task of ours (cpu_ctx busy, so not a real-time task or an interrupt
  *    whose end we cannot predict) that is not exiting, and must be one the
- *    wakee may use inside the primary domain; and the wakee's key must be
- *    no later than the earliest head of the queues that CPU serves (its
- *    pinned queue, its LLC's, its outside queue), else the handoff would jump them: a pair
- *    handing work back and forth would keep the CPU, each thread sleeping
- *    while the other runs so that neither builds a burst, and the queued
- *    tasks would run only once overdue.  A local queue is served
+ *    wakee may use inside the primary domain; and the window bounds how
+ *    far ahead of its turn a pair runs, each thread sleeping while the
+ *    other runs so that neither builds a burst.  A local queue is served
  *    before ops.dispatch is even asked, so the wakee runs as soon as the
  *    waker stops: at once if it waits as it said it would, else when its
  *    slice ends (a slice, at most a quarter of max_wait_ms, the bound the
  *    wait bound already assumes) or it is preempted.  Nothing else can be
  *    queued ahead of it, and no rule of ours renews the waker's slice
  *    while a local task waits (keep_prev runs from ops.dispatch, which the
- *    kernel skips then).  Otherwise the usual idle search runs.
+ *    kernel skips then).  A wakee in a CPU's own queue is served by that
+ *    CPU only, at its next dispatch (within the waker's slice), and the
+ *    wait bound kicks that CPU for it.  Otherwise the usual idle search
+ *    runs.
  *    Per-CPU kthreads go straight to their CPU's local queue.  Tasks
  *    pinned to one CPU are never burst-penalised (they cannot be moved
  *    away from what they compete with anyway) and go to their CPU's
- *    pinned queue, still ordered by vtime or deadline so nice levels keep
+ *    own queue, still ordered by vtime or deadline so nice levels keep
  *    their meaning between pinned tasks.
  *
  * 4. A bound on waiting
@@ -482,9 +489,9 @@ static __always_inline u64 llc_dsq(u32 policy, u32 llc)
 	return BURST_DSQ_ID(BURST_DSQ_LLC, policy, llc);
 }
 
-static __always_inline u64 pin_dsq(u32 policy, s32 cpu)
+static __always_inline u64 cpu_dsq(u32 policy, s32 cpu)
 {
-	return BURST_DSQ_ID(BURST_DSQ_PIN, policy, cpu);
+	return BURST_DSQ_ID(BURST_DSQ_CPU, policy, cpu);
 }
 
 static __always_inline u64 outside_dsq(u32 policy, u32 llc)
@@ -1078,8 +1085,8 @@ static __always_inline void consider(struct pick *pk, u64 dsq, u64 margin)
 }
 
 /*
- * The earliest head of @cpu's own queues, at most three peeks: its pinned
- * queue; its LLC's queue if it is in the primary domain or the domain
+ * The earliest head of the queues @cpu serves, at most three peeks: its
+ * own queue; its LLC's queue if it is in the primary domain or the domain
  * overflows; its LLC's outside queue if it is outside the domain.
  */
 static __always_inline struct pick own_heads(s32 cpu, u32 policy, u32 llc)
@@ -1087,7 +1094,7 @@ static __always_inline struct pick own_heads(s32 cpu, u32 policy, u32 llc)
 	bool outside = !in_primary(cpu);
 	struct pick pk = {};
 
-	consider(&pk, pin_dsq(policy, cpu), 0);
+	consider(&pk, cpu_dsq(policy, cpu), 0);
 	if (in_primary(cpu) || overflow)
 		consider(&pk, llc_dsq(policy, llc), 0);
 	if (outside)
@@ -1106,7 +1113,7 @@ static __always_inline struct pick own_heads(s32 cpu, u32 policy, u32 llc)
  */
 static __always_inline u32 taken_stat(u64 dsq, s32 cpu, u32 policy, u32 llc)
 {
-	if (dsq == pin_dsq(policy, cpu))
+	if (dsq == cpu_dsq(policy, cpu))
 		return BURST_STAT_dispatch_pin;
 	if (dsq == llc_dsq(policy, llc))
 		return in_primary(cpu) ? BURST_STAT_dispatch_shared :
@@ -1116,19 +1123,30 @@ static __always_inline u32 taken_stat(u64 dsq, s32 cpu, u32 policy, u32 llc)
 	return BURST_STAT_dispatch_steal;
 }
 
+/* Where pick_sync_cpu() puts a synchronous wakee. */
+enum sync_place {
+	SYNC_NONE,	/* nowhere: the usual idle search */
+	SYNC_IDLE_PREV,	/* its idle previous CPU, local queue */
+	SYNC_HANDOFF,	/* the waker's CPU, local queue: runs when it waits */
+	SYNC_HOME,	/* the waker's CPU's own queue, in key order */
+};
+
 /*
  * A synchronous wakeup (SCX_WAKE_SYNC: the waker says it is about to wait,
  * as a pipe or socket writer waiting for the reply does): keep the pair
  * on warm CPUs instead of a distant idle one.  The wakee's previous CPU
- * if it is idle and in the waker's LLC (*@idle set), else the waker's CPU
- * if the wakee may run there, it is in the primary domain (or the domain
- * overflows), the waker is a task of ours (cpu_ctx busy: not a real-time
- * task, an interrupt or the idle task) that is not exiting, nothing
- * else is queued on it, and the wakee's key is not later than the heads
- * of the queues it serves (own_heads()).  -1: the usual idle search.
+ * if it is idle and in the waker's LLC (SYNC_IDLE_PREV), else the waker's
+ * CPU if the wakee may run there, it is in the primary domain (or the
+ * domain overflows) and the waker is a task of ours (cpu_ctx busy: not a
+ * real-time task, an interrupt or the idle task) that is not exiting.
+ * There the wakee is handed the CPU (SYNC_HANDOFF) if nothing else is in
+ * its local queue and the wakee's key is not later than the heads of the
+ * queues it serves (own_heads()); else it waits its turn in that CPU's
+ * own queue (SYNC_HOME), which select_cpu() uses only when no idle CPU
+ * could run it at once.  -1 (SYNC_NONE): the usual idle search.
  */
 static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
-			 s32 prev_cpu, bool *idle)
+			 s32 prev_cpu, u32 *place)
 {
 	s32 cpu = bpf_get_smp_processor_id();
 	struct task_struct *waker;
@@ -1136,7 +1154,7 @@ static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
 	struct pick pk;
 	u32 policy;
 
-	*idle = false;
+	*place = SYNC_NONE;
 	if (cpu < 0 || cpu >= nr_cpu_ids ||
 	    !bpf_cpumask_test_cpu(cpu, p->cpus_ptr) ||
 	    !(in_primary(cpu) || overflow))
@@ -1147,7 +1165,7 @@ static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
 	    (in_primary(prev_cpu) || overflow)) {
 		step();
 		if (scx_bpf_test_and_clear_cpu_idle(prev_cpu)) {
-			*idle = true;
+			*place = SYNC_IDLE_PREV;
 			return prev_cpu;
 		}
 	}
@@ -1155,41 +1173,83 @@ static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
 	waker = bpf_get_current_task_btf();
 	if (!cctx || !cctx->busy || (waker->flags & PF_EXITING))
 		return -1;
+	*place = SYNC_HOME;
 	step();
 	if (scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL))
-		return -1;
+		return cpu;
 	/*
 	 * A local queue is served before ops.dispatch looks at the shared
 	 * ones, so a handoff there jumps every queued task: only for a wakee
-	 * whose key is not later than the earliest head this CPU would
-	 * otherwise take.  Else a pair that hands work back and forth would
-	 * keep the CPU for as long as it runs (each thread sleeps while the
-	 * other runs, so neither builds a burst), and the queued tasks would
-	 * get it only when they became overdue.
+	 * whose key is within one slice of key (burst_handoff_window()) of
+	 * the earliest head this CPU would otherwise take.  Without a bound
+	 * a pair that hands work back and forth would keep the CPU for as
+	 * long as it runs (each thread sleeps while the other runs, so
+	 * neither builds a burst), and the queued tasks would get it only
+	 * when they became overdue; with it, the pair runs at most one slice
+	 * ahead of its turn, as the warm pick lets a task do.
 	 */
 	policy = active_policy();
 	pk = own_heads(cpu, policy, llc_of(cpu));
-	if (pk.found && time_before(pk.key, peek_key(p, tctx, policy,
-						     burst_now())))
-		return -1;
+	if (pk.found &&
+	    !burst_warm_in_window(peek_key(p, tctx, policy, burst_now()), pk.key,
+				  burst_handoff_window(policy, tunables.rr_interval_ns,
+						       tunables.slice_ns, p->scx.weight,
+						       task_nice_idx(p))))
+		return cpu;
+	*place = SYNC_HANDOFF;
 	return cpu;
 }
 
 /*
- * ops.select_cpu's direct dispatch: @p goes to the local queue of the CPU
- * select_cpu returns, with its key and slice worked out as ops.enqueue
- * would (queued_at for the wait bound's bookkeeping).
+ * ops.select_cpu's direct dispatch: @p goes to @dsq (the local queue of
+ * the CPU select_cpu returns, or that CPU's own queue), with its key and
+ * slice worked out as ops.enqueue would (queued_at for the wait bound's
+ * bookkeeping).
  */
 static __always_inline void insert_direct(struct task_struct *p,
-					  struct burst_task_ctx *tctx)
+					  struct burst_task_ctx *tctx, u64 dsq)
 {
-	u64 now = burst_now(), slice;
+	u64 now = burst_now(), slice, key;
 
 	tctx->flags = task_flags(p);
 	tctx->queued_at = now;
-	task_key(p, tctx, active_policy(), now, &slice);
-	burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
-	stat_inc(BURST_STAT_direct);
+	key = task_key(p, tctx, active_policy(), now, &slice);
+	if (dsq == SCX_DSQ_LOCAL) {
+		burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
+		stat_inc(BURST_STAT_direct);
+	} else {
+		burst_dsq_insert_vtime(p, dsq, slice, key, 0);
+	}
+}
+
+/*
+ * A synchronous wakee the waker's CPU cannot take at once (SYNC_HOME): an
+ * idle CPU if there is one (it runs now, which beats a warm cache), else
+ * the waker's CPU's own queue, in key order with that CPU's other queues:
+ * it waits its turn where its partner runs, instead of in the LLC's queue
+ * where whichever CPU comes first would take it across, and the pair ends
+ * up sharing one CPU, as a pipe round trip wants.  The wait is the one
+ * the LLC's queue would give it on that CPU, and is bounded the same way:
+ * the waker's CPU serves its own queue at every dispatch, and the age
+ * check kicks that CPU for an overdue task (age_timerfn()).  -1: not
+ * placed, the caller goes on.
+ */
+static s32 sync_home(struct task_struct *p, struct burst_task_ctx *tctx,
+		     s32 prev_cpu, s32 cpu)
+{
+	bool saturated;
+	s32 idle = pick_idle_cpu(p, prev_cpu, &saturated);
+
+	if (idle >= 0) {
+		insert_direct(p, tctx, SCX_DSQ_LOCAL);
+		stat_inc(BURST_STAT_idle_pick);
+		return idle;
+	}
+	if (saturated)
+		note_saturated(burst_now(), stats_here());
+	insert_direct(p, tctx, cpu_dsq(active_policy(), cpu));
+	stat_inc(BURST_STAT_wake_home);
+	return cpu;
 }
 
 static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
@@ -1208,13 +1268,15 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 	settle_sleep(p, tctx, burst_now());
 
 	if (wake_flags & SCX_WAKE_SYNC) {
-		bool idle;
+		u32 place;
 
-		cpu = pick_sync_cpu(p, tctx, prev_cpu, &idle);
+		cpu = pick_sync_cpu(p, tctx, prev_cpu, &place);
+		if (place == SYNC_HOME)
+			return sync_home(p, tctx, prev_cpu, cpu);
 		if (cpu >= 0) {
-			insert_direct(p, tctx);
+			insert_direct(p, tctx, SCX_DSQ_LOCAL);
 			stat_inc(BURST_STAT_wake_sync);
-			if (idle)
+			if (place == SYNC_IDLE_PREV)
 				stat_inc(BURST_STAT_idle_pick);
 			return cpu;
 		}
@@ -1238,7 +1300,7 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 		return prev_cpu;
 	}
 
-	insert_direct(p, tctx);
+	insert_direct(p, tctx, SCX_DSQ_LOCAL);
 	stat_inc(BURST_STAT_idle_pick);
 	return cpu;
 }
@@ -1307,11 +1369,11 @@ static __always_inline void wake_or_preempt(const struct enq *e, s32 idle)
 	}
 }
 
-/* A task that may run on one CPU only: that CPU's pinned queue, which
- * only it serves. */
+/* A task that may run on one CPU only: that CPU's own queue, which only
+ * it serves. */
 static __always_inline void queue_pinned(const struct enq *e)
 {
-	burst_dsq_insert_vtime(e->p, pin_dsq(e->policy, e->cpu), e->slice, e->key,
+	burst_dsq_insert_vtime(e->p, cpu_dsq(e->policy, e->cpu), e->slice, e->key,
 			       e->flags);
 	if (e->flags & SCX_ENQ_WAKEUP)
 		try_preempt(e->p, e->tctx, e->policy, e->key, e->cpu);
@@ -1442,7 +1504,7 @@ static bool rescue_overdue(s32 cpu, u64 now)
 	u32 policy, i;
 
 	bpf_for(policy, 0, BURST_NR_POLICIES) {
-		if (rescue_from(pin_dsq(policy, cpu), cpu, now, threshold))
+		if (rescue_from(cpu_dsq(policy, cpu), cpu, now, threshold))
 			return true;
 		bpf_for(i, 0, nr_llcs) {
 			if (rescue_from(llc_dsq(policy, i), cpu, now, threshold) ||
@@ -1456,7 +1518,7 @@ static bool rescue_overdue(s32 cpu, u64 now)
 /* Leftovers of the policy that was active before a switch go first. */
 static bool drain_old_policy(s32 cpu, u32 llc, u32 old)
 {
-	if (take_from(pin_dsq(old, cpu)) ||
+	if (take_from(cpu_dsq(old, cpu)) ||
 	    take_from(llc_dsq(old, llc)) ||
 	    take_from(outside_dsq(old, llc))) {
 		stat_inc(BURST_STAT_dispatch_drain);
@@ -1466,7 +1528,7 @@ static bool drain_old_policy(s32 cpu, u32 llc, u32 old)
 }
 
 /*
- * The queues @cpu serves, heads compared by key: its pinned queue; its
+ * The queues @cpu serves, heads compared by key: its own queue; its
  * LLC's queue if it is in the primary domain or the domain overflows; its
  * LLC's outside queue if it is outside the domain; and the same queues of
  * the other LLCs, whose heads must be earlier by a steal margin (one slice
@@ -1621,7 +1683,7 @@ static __always_inline bool take_head(s32 cpu, u32 policy, u32 llc,
 		stat_inc(taken_stat(pk->dsq, cpu, policy, llc));
 		return true;
 	}
-	if (take_from(pin_dsq(policy, cpu))) {
+	if (take_from(cpu_dsq(policy, cpu))) {
 		stat_inc(BURST_STAT_dispatch_pin);
 		return true;
 	}
@@ -1691,11 +1753,20 @@ static u64 age_period_ns(void)
 	return tunables.max_wait_ns / 4;
 }
 
-/* Kick a CPU that may run overdue @p: an idle one, else preempt one. */
-static void kick_for(struct task_struct *p)
+/*
+ * Kick a CPU that may run overdue @p: @owner if @p waits in that CPU's
+ * own queue (only it serves that queue), else an idle one, else preempt
+ * one.
+ */
+static void kick_for(struct task_struct *p, s32 owner)
 {
-	s32 cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
+	s32 cpu;
 
+	if (owner >= 0) {
+		burst_kick(owner, SCX_KICK_PREEMPT);
+		return;
+	}
+	cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
 	if (cpu >= 0) {
 		burst_kick(cpu, SCX_KICK_IDLE);
 		return;
@@ -1707,8 +1778,11 @@ static void kick_for(struct task_struct *p)
 		burst_kick(cpu, SCX_KICK_PREEMPT);
 }
 
-/* Age of the oldest task of @dsq; the first overdue one gets a CPU kicked. */
-static __noinline u64 age_scan(u64 dsq, u64 now, u64 threshold)
+/*
+ * Age of the oldest task of @dsq; the first overdue one gets a CPU kicked
+ * (@owner: the CPU whose own queue @dsq is, -1 for a shared one).
+ */
+static __noinline u64 age_scan(u64 dsq, u64 now, u64 threshold, s32 owner)
 {
 	struct task_struct *p;
 	u64 first = now;
@@ -1727,7 +1801,7 @@ static __noinline u64 age_scan(u64 dsq, u64 now, u64 threshold)
 		if (time_before(tctx->queued_at, first))
 			first = tctx->queued_at;
 		if (!kicked && (s64)(now - tctx->queued_at) >= (s64)threshold) {
-			kick_for(p);
+			kick_for(p, owner);
 			kicked = true;
 		}
 	}
@@ -1748,7 +1822,7 @@ static __noinline int drain_to_global(u64 dsq)
 	bpf_for_each(scx_dsq, p, dsq, 0) {
 		if (burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_GLOBAL, 0)) {
 			stat_inc(BURST_STAT_hotplug_moved);
-			kick_for(p);
+			kick_for(p, -1);
 		}
 	}
 	return 0;
@@ -1756,7 +1830,7 @@ static __noinline int drain_to_global(u64 dsq)
 
 /*
  * At each age check while a CPU is offline (the first right after
- * ops.cpu_offline()): the pinned queues of the CPUs that are offline, the
+ * ops.cpu_offline()): the own queues of the CPUs that are offline, the
  * queues of an LLC with no CPU online, and the LLC queues if no CPU of the
  * primary domain is left (then no task wants the domain, and no CPU would
  * serve those queues until an overflow that never comes).  A CPU going
@@ -1781,8 +1855,8 @@ static void drain_offline(void)
 	bpf_for(policy, 0, BURST_NR_POLICIES) {
 		bpf_for(i, 0, nr_cpu_ids) {
 			if (!bpf_cpumask_test_cpu(i, cast_mask(onl)) &&
-			    scx_bpf_dsq_nr_queued(pin_dsq(policy, i)))
-				drain_to_global(pin_dsq(policy, i));
+			    scx_bpf_dsq_nr_queued(cpu_dsq(policy, i)))
+				drain_to_global(cpu_dsq(policy, i));
 		}
 		bpf_for(i, 0, nr_llcs) {
 			llc = llc_mask(i);
@@ -1807,15 +1881,15 @@ static int age_timerfn(void *map, int *key, struct bpf_timer *timer)
 	threshold = burst_overdue_ns(tunables.max_wait_ns);
 	bpf_for(policy, 0, BURST_NR_POLICIES) {
 		bpf_for(i, 0, nr_llcs) {
-			age = age_scan(llc_dsq(policy, i), now, threshold);
+			age = age_scan(llc_dsq(policy, i), now, threshold, -1);
 			oldest = age > oldest ? age : oldest;
-			age = age_scan(outside_dsq(policy, i), now, threshold);
+			age = age_scan(outside_dsq(policy, i), now, threshold, -1);
 			oldest = age > oldest ? age : oldest;
 		}
 		bpf_for(i, 0, nr_cpu_ids) {
-			if (!scx_bpf_dsq_nr_queued(pin_dsq(policy, i)))
+			if (!scx_bpf_dsq_nr_queued(cpu_dsq(policy, i)))
 				continue;
-			age = age_scan(pin_dsq(policy, i), now, threshold);
+			age = age_scan(cpu_dsq(policy, i), now, threshold, i);
 			oldest = age > oldest ? age : oldest;
 		}
 	}
@@ -2197,9 +2271,9 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(burst_init)
 			}
 		}
 		bpf_for(i, 0, nr_cpu_ids) {
-			ret = scx_bpf_create_dsq(pin_dsq(policy, i), -1);
+			ret = scx_bpf_create_dsq(cpu_dsq(policy, i), -1);
 			if (ret) {
-				scx_bpf_error("failed to create pinned queue %u: %d",
+				scx_bpf_error("failed to create CPU queue %u: %d",
 					      i, ret);
 				return ret;
 			}

@@ -53,13 +53,14 @@ enum burst_policy {
  *
  * LLC queues take tasks that may run on several CPUs (with a primary
  * domain: the queues of the domain's LLCs take the tasks that may use
- * it); pinned queues take tasks that may run on one CPU only; outside
+ * it); CPU queues take tasks that may run on one CPU only, and the
+ * synchronous wakees waiting for that CPU (pick_sync_cpu()); outside
  * queues (per LLC) take the tasks whose affinity excludes the primary
  * domain, and are served by that LLC's CPUs outside the domain.
  */
 enum burst_dsq_kind {
 	BURST_DSQ_LLC		= 1,
-	BURST_DSQ_PIN		= 2,
+	BURST_DSQ_CPU		= 2,
 	BURST_DSQ_OUTSIDE	= 3,
 };
 

@@ -383,6 +383,29 @@ static inline u64 burst_warm_window(u32 policy, u64 rr_interval_ns,
 	return head_slice_key < own_slice_key ? head_slice_key : own_slice_key;
 }
 
+/*
+ * Synchronous handoff (pick_sync_cpu() in the BPF program).  A wakee put
+ * into the waker CPU's local queue runs before anything that CPU would
+ * take from its queues, so it is handed the CPU only if its key is within
+ *
+ *	window = one slice of key at score 0 (the deadline policy: one
+ *		 rr_interval)
+ *
+ * of the earliest head there (burst_warm_in_window()).  Score 0: a slice
+ * of key grows with the score, and a greedy wakee must not get a wider
+ * window than a quiet one; its own key still grows by its score as it
+ * runs, so it reaches the edge sooner.  A pair handing work back and
+ * forth runs at most this far ahead of its turn, then waits in the
+ * waker's CPU's own queue like any queued task.
+ */
+static inline u64 burst_handoff_window(u32 policy, u64 rr_interval_ns,
+				       u64 slice_ns, u32 weight, u32 nice_idx)
+{
+	if (policy == BURST_POLICY_DEADLINE)
+		return rr_interval_ns;
+	return burst_vtime_delta(slice_ns, weight, nice_idx, 0);
+}
+
 /* Is a key within @window after the head's (strictly: see above)? */
 static inline bool burst_warm_in_window(u64 key, u64 head_key, u64 window)
 {

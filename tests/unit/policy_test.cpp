@@ -284,6 +284,39 @@ TEST(Balance, WarmWindowIsTheSmallerSliceOfKey)
 	EXPECT_EQ(burst_warm_window(BURST_POLICY_DEADLINE, rr, hog, plain), rr);
 }
 
+// A synchronous handoff may jump the queue by one slice of key of the
+// wakee at score 0, whatever its score: a greedy wakee does not get a wider
+// window (one rr_interval in the deadline policy).  A pair handing work back
+// and forth, each run moving the wakee's key by its run time, stops being
+// handed the CPU once it is that far ahead of the queued head: a hog then
+// runs, a slice at most later than its turn.
+TEST(Balance, HandoffWindowIsOneQuietSliceOfKey)
+{
+	const uint64_t slice = 5000000, rr = 6000000, head = 1000000000;
+	const uint64_t w = burst_handoff_window(BURST_POLICY_BURST, rr, slice, 100, 20);
+
+	EXPECT_EQ(w, slice);
+	EXPECT_EQ(burst_handoff_window(BURST_POLICY_DEADLINE, rr, slice, 100, 20), rr);
+	// a heavier task (nice -5) moves less key per ns: the same slice of
+	// its own running, in key
+	EXPECT_EQ(burst_handoff_window(BURST_POLICY_BURST, rr, slice, 305, 15),
+		  burst_vtime_delta(slice, 305, 15, 0));
+	EXPECT_LT(burst_handoff_window(BURST_POLICY_BURST, rr, slice, 305, 15), w);
+
+	for (uint32_t score : {0u, 3u, 10u}) {
+		uint64_t key = head, ran = 0;
+		int handoffs = 0;
+
+		while (burst_warm_in_window(key, head, w) && handoffs < 100000) {
+			key += burst_vtime_delta(20000, 100, 20, score);	/* 20 us runs */
+			ran += 20000;
+			handoffs++;
+		}
+		EXPECT_LE(ran, slice) << "score " << score;
+		EXPECT_GT(handoffs, 0) << "score " << score;
+	}
+}
+
 // A task passes the head only strictly within the window, and only when it
 // is no greedier than the head by more than one score step: a hog never
 // passes an interactive head, however close its key.
