@@ -38,7 +38,10 @@
  *    the parent's exited children if that is larger (BORE's child burst
  *    cache), so the children of `make -j` do not start as interactive.
  *    A waking task whose score is lower by more than preempt_margin than
- *    the score of the task running on its CPU preempts it.
+ *    the score of the task running on its CPU preempts it, and is handed
+ *    that CPU (head of its local queue) if its key is within one slice of
+ *    key of the CPU's earliest queued task (preempt_handoff()); a kick
+ *    alone would let the CPU take another task first.
  *
  * 2. Deadline policy (BFS)
  *
@@ -53,7 +56,8 @@
  *    rr_interval and the deadline is renewed only when the slice is used
  *    up, so a task that sleeps keeps both.  A waking task preempts the CPU
  *    running the latest deadline among those it may use, if its own
- *    deadline is earlier.  As in BFS, the victim search biases each CPU's
+ *    deadline is earlier (handed the CPU under the burst policy's rule,
+ *    preempt_handoff()).  As in BFS, the victim search biases each CPU's
  *    deadline by its cache distance from the task's CPU (0 for that CPU,
  *    1 x rr_interval for its SMT sibling, 2 x for the rest of the LLC, 3 x
  *    for another LLC): among near-equal victims the task's own CPU wins,
@@ -880,21 +884,17 @@ static u32 queue_llc(struct task_struct *p, s32 cpu)
 }
 
 /*
- * Burst policy wakeup preemption: the task running on @cpu is preempted if
+ * Burst policy wakeup preemption: the task running on @cpu is a victim if
  * its score exceeds the waker's by more than preempt_margin.
  */
-static bool preempt_by_score(struct burst_task_ctx *tctx, s32 cpu)
+static bool score_victim(struct burst_task_ctx *tctx, s32 cpu)
 {
 	struct cpu_ctx *cctx = cpu_ctx(cpu);
 
 	step();
 	if (!cctx || !cctx->busy)
 		return false;
-	if (tctx->score + tunables.preempt_margin >= cctx->curr_score)
-		return false;
-	burst_kick(cpu, SCX_KICK_PREEMPT);
-	stat_inc(BURST_STAT_preempt_score);
-	return true;
+	return tctx->score + tunables.preempt_margin < cctx->curr_score;
 }
 
 /* The key a running task is preempted by: SCHED_IDLE ones are the latest. */
@@ -972,13 +972,13 @@ static __always_inline void consider_llc_victim(struct task_struct *p,
 }
 
 /*
- * Deadline policy wakeup preemption (BFS): among the CPUs @p may use,
- * preempt the one running the latest deadline if @p's is earlier, biased
+ * Deadline policy wakeup preemption (BFS): among the CPUs @p may use, the
+ * victim is the one running the latest deadline if @p's is earlier, biased
  * by cache distance.  Looks at @cpu, its SMT sibling, the latest CPU of
  * its LLC and of at most BURST_LLC_SCAN_MAX other LLCs (llc_ctx), so the
- * cost does not grow with the number of CPUs or LLCs.
+ * cost does not grow with the number of CPUs or LLCs.  -1: none.
  */
-static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
+static s32 deadline_victim(struct task_struct *p, u64 deadline, s32 cpu)
 {
 	s32 sib = cpu_sibling[CPU_IDX(cpu)];
 	u32 own = llc_of(cpu), n = burst_llc_scan_count(nr_llcs), start, k;
@@ -995,11 +995,7 @@ static bool preempt_by_deadline(struct task_struct *p, u64 deadline, s32 cpu)
 		consider_llc_victim(p, deadline, i, cpu, sib,
 				    BURST_DIST_OTHER_LLC, &v);
 	}
-	if (v.cpu < 0)
-		return false;
-	burst_kick(v.cpu, SCX_KICK_PREEMPT);
-	stat_inc(BURST_STAT_preempt_deadline);
-	return true;
+	return v.cpu;
 }
 
 /* Publish @cpu's running key in its LLC's latest-deadline hint. */
@@ -1028,27 +1024,6 @@ static void llc_hint_drop(s32 cpu)
 
 	if (lc && lc->latest_cpu == cpu)
 		lc->latest_cpu = -1;
-}
-
-static void try_preempt(struct task_struct *p, struct burst_task_ctx *tctx,
-			u32 policy, u64 key, s32 cpu)
-{
-	if (tctx->flags & (BURST_TASK_BATCH | BURST_TASK_IDLE_CLASS))
-		return;
-	if (policy == BURST_POLICY_DEADLINE) {
-		if (tctx->flags & BURST_TASK_PINNED) {
-			struct cpu_ctx *cctx = cpu_ctx(cpu);
-
-			if (cctx && cctx->busy && time_before(key, victim_key(cctx))) {
-				burst_kick(cpu, SCX_KICK_PREEMPT);
-				stat_inc(BURST_STAT_preempt_deadline);
-			}
-			return;
-		}
-		preempt_by_deadline(p, key, cpu);
-		return;
-	}
-	preempt_by_score(tctx, cpu);
 }
 
 /* The earliest queue head a dispatching CPU may take. */
@@ -1358,14 +1333,81 @@ struct enq {
 	s32 cpu;
 };
 
-/* Wake @idle (if any) to run what was just queued; else maybe preempt. */
-static __always_inline void wake_or_preempt(const struct enq *e, s32 idle)
+/* The CPU a waking task preempts (its key against theirs); -1: none. */
+static s32 preempt_victim(const struct enq *e)
 {
+	struct cpu_ctx *cctx;
+
+	if (e->tctx->flags & (BURST_TASK_BATCH | BURST_TASK_IDLE_CLASS))
+		return -1;
+	if (e->policy != BURST_POLICY_DEADLINE)
+		return score_victim(e->tctx, e->cpu) ? e->cpu : -1;
+	if (!(e->tctx->flags & BURST_TASK_PINNED))
+		return deadline_victim(e->p, e->key, e->cpu);
+	cctx = cpu_ctx(e->cpu);
+	return cctx && cctx->busy && time_before(e->key, victim_key(cctx)) ?
+	       e->cpu : -1;
+}
+
+/*
+ * Hand @victim to the waking task that preempts it: at the head of its
+ * local queue, the running task preempted (SCX_ENQ_PREEMPT), if the
+ * task's key is within burst_handoff_window() of the earliest head
+ * @victim serves (own_heads(), three peeks), and @victim is in the
+ * primary domain, or the domain overflows, or the task may run anywhere
+ * (@anywhere: it does not use the domain, or is pinned).  A kick alone
+ * lets @victim take the earliest head of its queues, which may be
+ * another task: the woken one then waits for whichever CPU comes next,
+ * likely another.  The window bounds how far ahead of its turn a task
+ * that wakes and preempts again and again runs, as for a synchronous
+ * handoff.
+ */
+static bool preempt_handoff(const struct enq *e, s32 victim, bool anywhere)
+{
+	struct pick pk;
+
+	if (!anywhere && !in_primary(victim) && !overflow)
+		return false;
+	pk = own_heads(victim, e->policy, llc_of(victim));
+	if (pk.found &&
+	    !burst_warm_in_window(e->key, pk.key,
+				  burst_handoff_window(e->policy, tunables.rr_interval_ns,
+						       tunables.slice_ns, e->p->scx.weight,
+						       task_nice_idx(e->p))))
+		return false;
+	burst_dsq_insert(e->p, SCX_DSQ_LOCAL_ON | victim, e->slice,
+			 e->flags | SCX_ENQ_PREEMPT);
+	stat_add(e->st, BURST_STAT_preempt_handoff, 1);
+	return true;
+}
+
+/*
+ * Queue @e's task in @dsq and wake @idle (if any) to take it.  With no
+ * idle CPU, a wakeup may preempt (preempt_victim()): it is handed the
+ * victim when preempt_handoff() lets it, else queued and the victim
+ * kicked.
+ */
+static __always_inline void place(const struct enq *e, u64 dsq, s32 idle,
+				  bool anywhere)
+{
+	u32 won = e->policy == BURST_POLICY_DEADLINE ? BURST_STAT_preempt_deadline :
+						       BURST_STAT_preempt_score;
+	s32 victim = -1;
+
+	if (idle < 0 && (e->flags & SCX_ENQ_WAKEUP)) {
+		victim = preempt_victim(e);
+		if (victim >= 0 && preempt_handoff(e, victim, anywhere)) {
+			stat_add(e->st, won, 1);
+			return;
+		}
+	}
+	burst_dsq_insert_vtime(e->p, dsq, e->slice, e->key, e->flags);
 	if (idle >= 0) {
 		burst_kick(idle, SCX_KICK_IDLE);
 		stat_add(e->st, BURST_STAT_kick_idle, 1);
-	} else if (e->flags & SCX_ENQ_WAKEUP) {
-		try_preempt(e->p, e->tctx, e->policy, e->key, e->cpu);
+	} else if (victim >= 0) {
+		burst_kick(victim, SCX_KICK_PREEMPT);
+		stat_add(e->st, won, 1);
 	}
 }
 
@@ -1373,10 +1415,7 @@ static __always_inline void wake_or_preempt(const struct enq *e, s32 idle)
  * it serves. */
 static __always_inline void queue_pinned(const struct enq *e)
 {
-	burst_dsq_insert_vtime(e->p, cpu_dsq(e->policy, e->cpu), e->slice, e->key,
-			       e->flags);
-	if (e->flags & SCX_ENQ_WAKEUP)
-		try_preempt(e->p, e->tctx, e->policy, e->key, e->cpu);
+	place(e, cpu_dsq(e->policy, e->cpu), -1, true);
 	burst_kick(e->cpu, SCX_KICK_IDLE);
 }
 
@@ -1387,9 +1426,8 @@ static __always_inline void queue_pinned(const struct enq *e)
  */
 static __always_inline void queue_outside(const struct enq *e)
 {
-	burst_dsq_insert_vtime(e->p, outside_dsq(e->policy, llc_of(e->cpu)),
-			       e->slice, e->key, e->flags);
-	wake_or_preempt(e, pick_idle_in(e->cpu, e->p->cpus_ptr, scratch()));
+	place(e, outside_dsq(e->policy, llc_of(e->cpu)),
+	      pick_idle_in(e->cpu, e->p->cpus_ptr, scratch()), true);
 }
 
 /*
@@ -1400,14 +1438,11 @@ static __always_inline void queue_outside(const struct enq *e)
 static __always_inline void queue_shared(const struct enq *e)
 {
 	bool saturated;
-	s32 idle;
+	s32 idle = pick_idle_cpu(e->p, e->cpu, &saturated);
 
-	burst_dsq_insert_vtime(e->p, llc_dsq(e->policy, queue_llc(e->p, e->cpu)),
-			       e->slice, e->key, e->flags);
-	idle = pick_idle_cpu(e->p, e->cpu, &saturated);
 	if (saturated)
 		note_saturated(e->now, e->st);
-	wake_or_preempt(e, idle);
+	place(e, llc_dsq(e->policy, queue_llc(e->p, e->cpu)), idle, false);
 }
 
 static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,

@@ -461,9 +461,10 @@ enum burst_step_limits {
 	 * domain mask for wants_domain, twice (for the last task, then for
 	 * the queue); queue_llc's domain mask and pick; the domain mask and
 	 * two idle searches; preemption victims: the CPU, its sibling, its
-	 * own LLC's and BURST_LLC_SCAN_MAX other LLCs' latest CPUs */
+	 * own LLC's and BURST_LLC_SCAN_MAX other LLCs' latest CPUs; the
+	 * heads of the victim's three queues (preempt_handoff) */
 	BURST_STEPS_MAX_ENQUEUE		= 2 + 2 + 2 + 1 + 2 * BURST_STEPS_IDLE_SEARCH +
-					  3 + BURST_LLC_SCAN_MAX,
+					  3 + BURST_LLC_SCAN_MAX + 3,
 	/* the old policy's three queues; the domain mask of the previous
 	 * task; the own pinned, LLC and outside queues and both queues of
 	 * BURST_LLC_SCAN_MAX other LLCs; the warm pick's tasks; three take

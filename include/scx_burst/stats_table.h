@@ -26,6 +26,7 @@ BURST_STAT(wake_sync,        SUM, core,     "w_sync",  "synchronous wakeups plac
 BURST_STAT(wake_home,        SUM, core,     "w_home",  "synchronous wakeups queued on the waker's CPU's own queue: it could not take the wakee at once and no CPU was idle")
 BURST_STAT(idle_pick,        SUM, core,     "idle",    "wakeups placed on an idle CPU")
 BURST_STAT(kick_idle,        SUM, core,     "kick",    "idle CPUs woken to run a queued task")
+BURST_STAT(preempt_handoff,  SUM, core,     "pre_ho",  "of pre_sc and pre_dl: preempting wakeups handed the CPU they preempt (its local queue), their key within one slice of key of its queues' heads")
 BURST_STAT(runs,             SUM, core,     "runs",    "times a task started running")
 BURST_STAT(run_ns,           SUM, core,     "run_ms",  "nanoseconds tasks ran on this CPU (shown in ms in the table)")
 BURST_STAT(preempt_score,    SUM, burst,    "pre_sc",  "wakeup preemptions won by a lower burst score")

@@ -981,8 +981,8 @@ TEST(StepBounds, ConstantsAddUp)
 	// sync 2 + own queue heads 3 + domain 1 + two searches 14 + domain pick 1
 	EXPECT_EQ(BURST_STEPS_MAX_SELECT, 21);
 	// last task 2 + wants_domain 2 + queue_llc 2 + domain 1 + 14 +
-	// victims 2 + 1 + 4
-	EXPECT_EQ(BURST_STEPS_MAX_ENQUEUE, 28);
+	// victims 2 + 1 + 4 + the victim's queue heads 3
+	EXPECT_EQ(BURST_STEPS_MAX_ENQUEUE, 31);
 	// old queues 3 + prev domain 1 + own queues 3 + 2 x 4 other LLCs +
 	// warm pick 4 + take 3 + idle core 2
 	EXPECT_EQ(BURST_STEPS_MAX_DISPATCH, 24);
