@@ -76,6 +76,24 @@ void log_hotplug(const std::string &online, const Topology &at_load, const Sched
 							  format_cpulist(dom)));
 }
 
+// Did a CPU online at load (@at_load) come back between the sysfs lists
+// @before and @now, with no CPU new since the load online (that one makes
+// the BPF side ask for a restart, which resolves the domain anew)?
+bool came_back(const std::string &before, const std::string &now, const Topology &at_load)
+{
+	auto was = parse_cpulist(before), is = parse_cpulist(now);
+	if (!was || !is)
+		return false;
+	bool back = false;
+	for (int c : *is) {
+		if (!std::binary_search(at_load.online.begin(), at_load.online.end(), c))
+			return false;
+		if (std::find(was->begin(), was->end(), c) == was->end())
+			back = true;
+	}
+	return back;
+}
+
 // Runs one loaded and attached scheduler until a signal or its ejection.
 Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 	      const SignalFd &sig, CtlServer &ctl, uint64_t &switches,
@@ -136,8 +154,11 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 		if (sched.exited())
 			return Outcome::KernelExit;
 		if (std::string now = read_line(online_file); !now.empty() && now != online) {
+			bool back = came_back(online, now, topo);
 			online = now;
 			log_hotplug(online, topo, sched);
+			if (back)
+				backend.cpus_came_back();
 		}
 		if (Clock::now() >= next_profile) {
 			backend.follow_power_profile();

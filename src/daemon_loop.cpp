@@ -181,6 +181,38 @@ bool SchedulerBackend::follow_power_profile()
 	return true;
 }
 
+bool SchedulerBackend::cpus_came_back()
+{
+	if (follows_power_profile(domain_spec_)) {
+		// The same profile resolved against the CPUs online now.
+		profile_domain_.clear();
+		return follow_power_profile();
+	}
+	if (domain_keyword(domain_spec_).empty())
+		return false;
+	auto now = read_topology_();
+	if (!now) {
+		spdlog::warn("CPU hotplug: {}; the primary domain stays {}", now.error().msg,
+			     domain());
+		return false;
+	}
+	auto d = resolve_domain(domain_spec_, *now, sys_);
+	std::string before = domain();
+	if (!d || format_domain(d->cpus) == before) {
+		if (!d)
+			spdlog::warn("CPU hotplug: {}; the primary domain stays {}",
+				     d.error().msg, before);
+		return false;
+	}
+	if (auto r = move_domain(d->cpus); !r) {
+		spdlog::warn("CPU hotplug: {}; the primary domain stays {}", r.error().msg,
+			     before);
+		return false;
+	}
+	spdlog::info("CPU hotplug: primary domain {} -> {} ({})", before, domain(), d->why);
+	return true;
+}
+
 bool reload_options(CtlBackend &backend, const Options &running, std::string &domain_spec)
 {
 	auto next = parse_options(running.args);

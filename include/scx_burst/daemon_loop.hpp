@@ -92,6 +92,15 @@ public:
 	bool follow_power_profile();
 	static constexpr std::chrono::seconds kProfilePeriod{1};
 
+	// A CPU that was online at load came back online: a keyword domain
+	// (`auto` included) is resolved again with the CPUs online now, so
+	// a CPU that was offline when the keyword was last resolved (a
+	// profile change, `ctl set`) joins now instead of at the next
+	// change.  CPUs named as a mask or list stay as named.  Returns
+	// whether it moved the domain; the daemon calls it on every such
+	// hotplug.
+	bool cpus_came_back();
+
 private:
 	Result<> move_domain(const std::vector<int> &cpus);
 

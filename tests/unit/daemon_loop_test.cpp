@@ -312,14 +312,17 @@ protected:
 	void profile(const std::string &v) { put(paths_.platform_profile, v); }
 	SchedulerBackend backend()
 	{
-		return SchedulerBackend(sched_, topo_, [] { return Result<Topology>(two_cpus()); },
+		return SchedulerBackend(sched_, topo_, [this] { return Result<Topology>(now_); },
 					SchedulerBackend::Clock::now(), switches_, spec_, paths_);
 	}
+	// Only CPU 1 online, or both.
+	void cpu0_online(bool on) { now_.online = on ? std::vector<int>{0, 1} : std::vector<int>{1}; }
 
 	std::filesystem::path root_;
 	SysfsPaths paths_;
 	FakeScheduler sched_;
 	Topology topo_ = two_cpus();
+	Topology now_ = two_cpus();	// the CPUs online now
 	uint64_t switches_ = 0;
 	std::string spec_ = "auto";
 };
@@ -381,6 +384,46 @@ TEST_F(ProfileFollowing, AnExplicitDomainWinsUntilAutoIsSetAgain)
 	EXPECT_TRUE(be.follow_power_profile());
 	EXPECT_EQ(sched_.dom, (std::vector<int>{0}));
 	EXPECT_EQ(sched_.domain_sets, sets + 1);
+}
+
+// The fast CPU 0 is offline when the profile turns to performance: among
+// the CPUs online then all have the same capacity, so the domain is all.
+// When CPU 0 comes back it joins the domain at once, not at the next
+// profile change.
+TEST_F(ProfileFollowing, AReturningCpuJoinsAKeywordDomainAtOnce)
+{
+	profile("balanced");
+	auto be = backend();
+	cpu0_online(false);
+	profile("performance");
+	EXPECT_FALSE(be.follow_power_profile()) << "all CPUs online are alike";
+	EXPECT_TRUE(sched_.dom.empty());
+	cpu0_online(true);
+	EXPECT_FALSE(be.follow_power_profile()) << "the profile did not change";
+	EXPECT_TRUE(be.cpus_came_back());
+	EXPECT_EQ(sched_.dom, (std::vector<int>{0}));
+	EXPECT_FALSE(be.cpus_came_back()) << "already there";
+	EXPECT_EQ(spec_, "auto");
+
+	// A keyword set explicitly is resolved again too.
+	auto r = ctl_set(be, {{"primary_domain", "all"}});
+	ASSERT_EQ(r["errno"], 0) << r.dump();
+	cpu0_online(false);
+	r = ctl_set(be, {{"primary_domain", "performance"}});
+	ASSERT_EQ(r["errno"], 0) << r.dump();
+	EXPECT_EQ(spec_, "performance");
+	EXPECT_TRUE(sched_.dom.empty());
+	cpu0_online(true);
+	EXPECT_TRUE(be.cpus_came_back());
+	EXPECT_EQ(sched_.dom, (std::vector<int>{0}));
+
+	// CPUs named by the user stay as named.
+	r = ctl_set(be, {{"primary_domain", "0x2"}});
+	ASSERT_EQ(r["errno"], 0) << r.dump();
+	cpu0_online(false);
+	cpu0_online(true);
+	EXPECT_FALSE(be.cpus_came_back());
+	EXPECT_EQ(sched_.dom, (std::vector<int>{1}));
 }
 
 TEST_F(ProfileFollowing, TheLoadResolvesAutoFromTheSameSources)
