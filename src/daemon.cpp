@@ -50,47 +50,34 @@ void report_stats(const Options &opts, const SchedulerApi &sched,
 		print_stats_table(std::cout, ctx, delta, tp);
 }
 
-// The CPUs online changed (@online, as sysfs lists them) and the scheduler
-// stayed loaded (the BPF side follows them): which CPUs run work now.  A
-// CPU that was offline at load is not logged: the BPF side asks for a
-// restart, and that is logged.
-void log_hotplug(const std::string &online, const Topology &at_load, const SchedulerApi &sched)
-{
-	auto now = parse_cpulist(online);
-	if (!now) {
-		spdlog::warn("CPU hotplug: {}", now.error().msg);
-		return;
-	}
-	std::vector<int> dom;
-	for (int c : *now) {
-		if (!std::binary_search(at_load.online.begin(), at_load.online.end(), c))
-			return;
-		if (std::find(sched.domain().begin(), sched.domain().end(), c) !=
-		    sched.domain().end())
-			dom.push_back(c);
-	}
-	spdlog::info("CPU hotplug: CPUs {} online ({} of {} at load){}", format_cpulist(*now),
-		     now->size(), at_load.online.size(),
-		     sched.domain().empty() ? std::string() :
-		     ", primary domain " + (dom.empty() ? std::string("none online") :
-							  format_cpulist(dom)));
-}
-
-// Did a CPU online at load (@at_load) come back between the sysfs lists
-// @before and @now, with no CPU new since the load online (that one makes
-// the BPF side ask for a restart, which resolves the domain anew)?
-bool came_back(const std::string &before, const std::string &now, const Topology &at_load)
+// The sysfs online list went from @before to @now: logs the CPUs online and
+// those of the primary domain, and returns whether a CPU online at load
+// (@at_load) came back.  A CPU new since the load makes the BPF side ask for
+// a restart, which resolves the domain anew: nothing is logged then.
+bool hotplug(const std::string &before, const std::string &now, const Topology &at_load,
+	     const SchedulerApi &sched)
 {
 	auto was = parse_cpulist(before), is = parse_cpulist(now);
-	if (!was || !is)
+	if (!is) {
+		spdlog::warn("CPU hotplug: {}", is.error().msg);
 		return false;
+	}
+	const std::vector<int> &domain = sched.domain();
+	std::vector<int> dom;
 	bool back = false;
 	for (int c : *is) {
 		if (!std::binary_search(at_load.online.begin(), at_load.online.end(), c))
 			return false;
-		if (std::find(was->begin(), was->end(), c) == was->end())
+		if (was && std::find(was->begin(), was->end(), c) == was->end())
 			back = true;
+		if (std::find(domain.begin(), domain.end(), c) != domain.end())
+			dom.push_back(c);
 	}
+	spdlog::info("CPU hotplug: CPUs {} online ({} of {} at load){}", format_cpulist(*is),
+		     is->size(), at_load.online.size(),
+		     domain.empty() ? std::string() :
+		     ", primary domain " + (dom.empty() ? std::string("none online") :
+							  format_cpulist(dom)));
 	return back;
 }
 
@@ -154,9 +141,8 @@ Outcome watch(const Options &opts, SchedulerApi &sched, const Topology &topo,
 		if (sched.exited())
 			return Outcome::KernelExit;
 		if (std::string now = read_line(online_file); !now.empty() && now != online) {
-			bool back = came_back(online, now, topo);
+			bool back = hotplug(online, now, topo, sched);
 			online = now;
-			log_hotplug(online, topo, sched);
 			if (back)
 				backend.cpus_came_back();
 		}

@@ -148,6 +148,25 @@ Result<> SchedulerBackend::set_domain(const std::vector<int> &cpus, const std::s
 	return r;
 }
 
+Result<SchedulerBackend::Moved> SchedulerBackend::move_to_keyword(const std::string &kw,
+								 std::string_view cause)
+{
+	auto now = read_topology_();
+	auto d = resolve_domain(kw, now ? *now : topo_, sys_);
+	Moved m{.before = domain()};
+	if (d && format_domain(d->cpus) != m.before) {
+		if (auto r = move_domain(d->cpus); !r)
+			d = std::unexpected(r.error());
+		else
+			m = {.moved = true, .before = m.before, .why = d->why};
+	}
+	if (!d) {
+		spdlog::warn("{}: {}; the primary domain stays {}", cause, d.error().msg, m.before);
+		return std::unexpected(d.error());
+	}
+	return m;
+}
+
 bool SchedulerBackend::follow_power_profile()
 {
 	if (!follows_power_profile(domain_spec_)) {
@@ -158,26 +177,14 @@ bool SchedulerBackend::follow_power_profile()
 	std::string kw = prof ? profile_domain(prof->name) : "all";
 	if (kw == profile_domain_)
 		return false;
-	auto now = read_topology_();
-	auto d = resolve_domain(kw, now ? *now : topo_, sys_);
-	if (!d) {
-		spdlog::warn("power profile: {}; the primary domain stays {}", d.error().msg,
-			     domain());
+	auto m = move_to_keyword(kw, "power profile");
+	// A failure is tried again at the next call.
+	profile_domain_ = m ? kw : "";
+	if (!m || !m->moved)
 		return false;
-	}
-	profile_domain_ = kw;
-	std::string before = domain();
-	if (format_domain(d->cpus) == before)
-		return false;
-	if (auto r = move_domain(d->cpus); !r) {
-		spdlog::warn("power profile: {}; the primary domain stays {}", r.error().msg,
-			     before);
-		profile_domain_.clear();
-		return false;
-	}
 	spdlog::info("power profile '{}' ({}): primary domain {} -> {} ({})",
-		     prof ? prof->name : "none", prof ? prof->source : "no source", before,
-		     domain(), d->why);
+		     prof ? prof->name : "none", prof ? prof->source : "no source", m->before,
+		     domain(), m->why);
 	return true;
 }
 
@@ -188,28 +195,13 @@ bool SchedulerBackend::cpus_came_back()
 		profile_domain_.clear();
 		return follow_power_profile();
 	}
-	if (domain_keyword(domain_spec_).empty())
+	std::string kw = domain_keyword(domain_spec_);
+	if (kw.empty())
 		return false;
-	auto now = read_topology_();
-	if (!now) {
-		spdlog::warn("CPU hotplug: {}; the primary domain stays {}", now.error().msg,
-			     domain());
+	auto m = move_to_keyword(kw, "CPU hotplug");
+	if (!m || !m->moved)
 		return false;
-	}
-	auto d = resolve_domain(domain_spec_, *now, sys_);
-	std::string before = domain();
-	if (!d || format_domain(d->cpus) == before) {
-		if (!d)
-			spdlog::warn("CPU hotplug: {}; the primary domain stays {}",
-				     d.error().msg, before);
-		return false;
-	}
-	if (auto r = move_domain(d->cpus); !r) {
-		spdlog::warn("CPU hotplug: {}; the primary domain stays {}", r.error().msg,
-			     before);
-		return false;
-	}
-	spdlog::info("CPU hotplug: primary domain {} -> {} ({})", before, domain(), d->why);
+	spdlog::info("CPU hotplug: primary domain {} -> {} ({})", m->before, domain(), m->why);
 	return true;
 }
 
