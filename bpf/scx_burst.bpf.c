@@ -48,8 +48,9 @@
  *    Con Kolivas' BFS: a task's virtual deadline is now + prio_ratio(nice)
  *    / 128 * rr_interval, where prio_ratio is 128 at nice -20 and 10% more
  *    per nice level.  By default (deadline_burst) that offset is scaled by
- *    the task's burst score, from 1/8 at score 0 to 1 at score 8 and above
- *    (burst_deadline_factor()): a task that runs in short bursts is due
+ *    the task's burst score, in proportion to the burst the score stands
+ *    for, between 1/8 (score 4 and below) and 1 (score 8 and above;
+ *    burst_deadline_factor()): a task that runs in short bursts is due
  *    soon after each renewal instead of behind every queued hog, while
  *    CPU-bound tasks keep BFS's deadlines and nice ratios exactly; with
  *    --no-deadline-burst the offsets are BFS's.  Earliest deadline runs first; the slice is

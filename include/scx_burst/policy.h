@@ -590,12 +590,18 @@ static inline u64 burst_deadline(u64 now, u32 nice_idx, u64 rr_interval_ns)
  * renewal.  Here the offset is scaled by the task's burst score:
  *
  *	offset = prio_ratio(nice) / 128 * rr_interval * f(score)
- *	f(s) = (128 + 896 * min(s, 8) / 8) / 1024
+ *	f(s) = max(1/8, 2^((s - 8) * 1024 / 1292))	(s < 8), 1 from 8 on
  *
- * f(0) = 1/8 (a nice-0 task that runs in short bursts is due 0.82
- * rr_intervals out), rising linearly to 1 at score 8 (11 ms of burst
- * with the default penalty, about two rr_intervals) and staying 1 above:
- * CPU-bound tasks keep BFS's deadlines and their nice ratios exactly.
+ * that is, in proportion to the burst that score stands for (a score step
+ * is 1292/1024 of a doubling at the default penalty slope), as EEVDF puts
+ * a deadline one request of CPU after eligibility: a task asking for half
+ * the CPU time of another is due in half the time.  Score 8 is 11 ms of
+ * burst with the default penalty, about two rr_intervals; a 60 Hz renderer
+ * with 4 ms frames (score 4-5) is due 0.12-0.19 of BFS's offset out, where
+ * a linear f (1/8 + 7/8 * s / 8, before) put it 0.56-0.67 out, behind most
+ * hogs: each frame that used up the slice's rest waited for them, and the
+ * deadline policy's renderer response was 1.45x EEVDF's.  CPU-bound tasks
+ * keep BFS's deadlines and their nice ratios exactly.
  * Bounded both ways, so every deadline is between now + offset / 8 and
  * now + offset: a queued task is overtaken only by deadlines renewed less
  * than its own offset ago, and EDF stays starvation-free (the wait bound
@@ -609,13 +615,16 @@ enum burst_deadline_factor_consts {
 	BURST_DL_FULL_SCORE	= 8,	/* f = 1 from this score on */
 };
 
+/* f(s) in 1024ths for s < BURST_DL_FULL_SCORE, rounded to nearest. */
+static const u32 burst_dl_factor[BURST_DL_FULL_SCORE] = {
+	128, 128, 128, 128, 128, 197, 341, 591,
+};
+
 static inline u32 burst_deadline_factor(u32 score)
 {
 	if (score >= BURST_DL_FULL_SCORE)
 		return BURST_DL_FACTOR_ONE;
-	return BURST_DL_FACTOR_MIN +
-	       (BURST_DL_FACTOR_ONE - BURST_DL_FACTOR_MIN) * score /
-	       BURST_DL_FULL_SCORE;
+	return burst_dl_factor[score];
 }
 
 static inline u64 burst_deadline_offset_scored(u32 nice_idx, u64 rr_interval_ns,
