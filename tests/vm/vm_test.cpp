@@ -598,7 +598,7 @@ TEST_P(Vm, PrimaryDomain)
 	EXPECT_EQ(eq[0], "0x3 primary_domain=0-1");
 	EXPECT_EQ(eq[1], "0-1 primary_domain=0-1");
 
-	// Two busy threads under domain 0x3: >= 95% of the CPU time (all
+	// Two busy threads under domain 0x3: >= 95% of the user CPU time (all
 	// tasks, per-CPU /proc/stat) on CPUs 0-1.
 	auto steady = busy_delta(r, "STEADY");
 	ASSERT_EQ(steady.size(), 4u);

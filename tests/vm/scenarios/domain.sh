@@ -1,12 +1,15 @@
 # Primary domain (4 vCPUs): a light load stays inside the domain, a
 # saturating one overflows, list and mask agree, the domain moves live,
 # bad specs are refused.  CPU time is measured per CPU from /proc/stat
-# (user+nice+system+irq+softirq jiffies of each cpuN line).
+# (user+nice jiffies of each cpuN line: the loads are user-space loops, and
+# system, irq and softirq time is the kernel's and the scenario's own work,
+# which lands on the idle CPUs whatever the domain: it held CPUs 0-1's share
+# to 0.959 of the 0.95 the test asks, sid, while the loops ran there alone).
 . /scenarios/lib.sh
 ncpu=$(nproc)
 tag NCPU $ncpu
 
-busy() { awk '/^cpu[0-9]/ { printf "%s ", $2 + $3 + $4 + $7 + $8 } END { print "" }' /proc/stat; }
+busy() { awk '/^cpu[0-9]/ { printf "%s ", $2 + $3 } END { print "" }' /proc/stat; }
 spin() { sh -c 'exec sh -c "while :; do :; done"' & }
 
 # stress-ng bogo ops of $1 hogs for $2 seconds
