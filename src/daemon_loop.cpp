@@ -149,10 +149,10 @@ Result<> SchedulerBackend::set_domain(const std::vector<int> &cpus, const std::s
 }
 
 Result<SchedulerBackend::Moved> SchedulerBackend::move_to_keyword(const std::string &kw,
+								 const Topology &cpus,
 								 std::string_view cause)
 {
-	auto now = read_topology_();
-	auto d = resolve_domain(kw, now ? *now : topo_, sys_);
+	auto d = resolve_domain(kw, cpus, sys_);
 	Moved m{.before = domain()};
 	if (d && format_domain(d->cpus) != m.before) {
 		if (auto r = move_domain(d->cpus); !r)
@@ -177,7 +177,8 @@ bool SchedulerBackend::follow_power_profile()
 	std::string kw = prof ? profile_domain(prof->name) : "all";
 	if (kw == profile_domain_)
 		return false;
-	auto m = move_to_keyword(kw, "power profile");
+	auto now = read_topology_();
+	auto m = move_to_keyword(kw, now ? *now : topo_, "power profile");
 	// A failure is tried again at the next call.
 	profile_domain_ = m ? kw : "";
 	if (!m || !m->moved)
@@ -198,7 +199,13 @@ bool SchedulerBackend::cpus_came_back()
 	std::string kw = domain_keyword(domain_spec_);
 	if (kw.empty())
 		return false;
-	auto m = move_to_keyword(kw, "CPU hotplug");
+	auto now = read_topology_();
+	if (!now) {
+		spdlog::warn("CPU hotplug: {}; the primary domain stays {}", now.error().msg,
+			     domain());
+		return false;
+	}
+	auto m = move_to_keyword(kw, *now, "CPU hotplug");
 	if (!m || !m->moved)
 		return false;
 	spdlog::info("CPU hotplug: primary domain {} -> {} ({})", m->before, domain(), m->why);

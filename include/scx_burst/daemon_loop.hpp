@@ -104,16 +104,16 @@ public:
 
 private:
 	Result<> move_domain(const std::vector<int> &cpus);
-	// Resolves the keyword @kw against the CPUs online now (those at
-	// load if they cannot be read) and moves the domain there when that
-	// names other CPUs.  A failure is logged as "@cause: why; the
-	// primary domain stays ..." and returned.
+	// Resolves the keyword @kw against the topology @cpus and moves the
+	// domain there when that names other CPUs.  A failure is logged as
+	// "@cause: why; the primary domain stays ..." and returned.
 	struct Moved {
 		bool moved = false;
 		std::string before;	// the domain before, formatted
 		std::string why;	// how the keyword resolved, when moved
 	};
-	Result<Moved> move_to_keyword(const std::string &kw, std::string_view cause);
+	Result<Moved> move_to_keyword(const std::string &kw, const Topology &cpus,
+				      std::string_view cause);
 
 	SchedulerApi &sched_;
 	const Topology &topo_;
