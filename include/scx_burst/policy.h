@@ -592,15 +592,17 @@ static inline u64 burst_deadline(u64 now, u32 nice_idx, u64 rr_interval_ns)
  *	offset = prio_ratio(nice) / 128 * rr_interval * f(score)
  *	f(s) = max(1/8, 2^((s - 8) * 1024 / 1292))	(s < 8), 1 from 8 on
  *
- * that is, in proportion to the burst that score stands for (a score step
- * is 1292/1024 of a doubling at the default penalty slope), as EEVDF puts
- * a deadline one request of CPU after eligibility: a task asking for half
- * the CPU time of another is due in half the time.  Score 8 is 11 ms of
- * burst with the default penalty, about two rr_intervals; a 60 Hz renderer
- * with 4 ms frames (score 4-5) is due 0.12-0.19 of BFS's offset out, where
- * a linear f (1/8 + 7/8 * s / 8, before) put it 0.56-0.67 out, behind most
- * hogs: each frame that used up the slice's rest waited for them, and the
- * deadline policy's renderer response was 1.45x EEVDF's.  CPU-bound tasks
+ * that is, in proportion to the burst that score stands for (a doubling of
+ * the burst is 1292/1024 score steps at the default penalty slope), as
+ * EEVDF puts a deadline one request of CPU after eligibility: a task asking
+ * for half the CPU time of another is due in half the time.  Score 8 is
+ * 11 ms of burst with the default penalty, about two rr_intervals; bursts
+ * of about 2 ms or less (score 4 and below) get the floor, 1/8.  A 60 Hz
+ * renderer with 4 ms frames (score 6) is due 0.33 of BFS's offset out
+ * (13 ms at rr_interval 6 ms), where a linear f (1/8 + 7/8 * s / 8, before)
+ * put it 0.78 out (31 ms), behind most hogs: each frame that used up the
+ * slice's rest waited for them, and the deadline policy's renderer response
+ * was 1.45x EEVDF's.  CPU-bound tasks
  * keep BFS's deadlines and their nice ratios exactly.
  * Bounded both ways, so every deadline is between now + offset / 8 and
  * now + offset: a queued task is overtaken only by deadlines renewed less

@@ -766,7 +766,7 @@ TEST(DeadlineBurst, OffsetsBetweenAnEighthAndBfs)
 	const uint64_t rr = 6 * kMs;
 	// nice 0, score 0: 39.1875 ms / 8
 	EXPECT_EQ(burst_deadline_offset_scored(20, rr, 0), 4898437u);
-	// score 5 (a 4-6 ms burst): 39.1875 ms * 197 / 1024
+	// score 5 (a 2.1-3.7 ms burst): 39.1875 ms * 197 / 1024
 	EXPECT_EQ(burst_deadline_offset_scored(20, rr, 5), 39187500ull * 197 / 1024);
 	for (uint64_t r : {1 * kMs, 6 * kMs, 40 * kMs, 1000 * kMs}) {
 		for (uint32_t n = 0; n < BURST_NICE_WIDTH; n++) {
@@ -927,12 +927,12 @@ TEST(DeadlineBurst, ShortBurstsAreNotPushedBehindTheHogs)
 
 TEST(DeadlineBurst, AFrameIsNotSplitBehindTheHogs)
 {
-	// A renderer's frame: 4 ms of work every 16.7 ms (score 4) on a CPU
+	// A renderer's frame: 4 ms of work every 16.7 ms (score 6) on a CPU
 	// shared by six hogs, rr_interval 6 ms.  A frame that uses up the
 	// slice's rest renews its deadline; under BFS's rule (39 ms out) or a
-	// factor linear in the score (22 ms out: p50 20.7 ms, p90 33.3 ms)
+	// factor linear in the score (31 ms out: p50 20.7 ms, p90 33.3 ms)
 	// that is behind most hogs, and the frame's last part waits for them
-	// past its period.  In proportion to the burst (4.9 ms out) half the
+	// past its period.  In proportion to the burst (13 ms out) half the
 	// frames are done without a wait and nine in ten within the period,
 	// and the hogs share evenly what the renderer leaves.
 	const uint64_t frame = 16667 * kUs, work = 4 * kMs;

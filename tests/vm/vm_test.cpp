@@ -1612,8 +1612,8 @@ void expect_trace(const VmRun &r, const std::string &pfx, int ncpu, bool burst)
 	// other than idle ran on the CPU (rq_cpu_time of /proc/schedstat,
 	// charged from the scheduler clock at each switch) between the two
 	// samples, against the trace's CPU slices clipped to those samples
-	// (/proc/uptime and the trace's start_ns are both the boot clock; no
-	// suspend in the guest).  Not the trace's whole-span share: the samples
+	// (/proc/uptime is CLOCK_BOOTTIME, the trace's start_ns
+	// CLOCK_MONOTONIC: the same in a guest that never suspends).  Not the trace's whole-span share: the samples
 	// are taken when a shell polling every 0.1 s sees the tracer's first
 	// and last progress lines, and under the single-threaded emulator the
 	// first one came 0.83 s after the recording began, while the tracer's
