@@ -312,7 +312,12 @@ protected:
 	void profile(const std::string &v) { put(paths_.platform_profile, v); }
 	SchedulerBackend backend()
 	{
-		return SchedulerBackend(sched_, topo_, [this] { return Result<Topology>(now_); },
+		return SchedulerBackend(sched_, topo_,
+					[this]() -> Result<Topology> {
+						if (unreadable_)
+							return std::unexpected(Error{"cannot read online"});
+						return now_;
+					},
 					SchedulerBackend::Clock::now(), switches_, spec_, paths_);
 	}
 	// Only CPU 1 online, or both.
@@ -323,6 +328,7 @@ protected:
 	FakeScheduler sched_;
 	Topology topo_ = two_cpus();
 	Topology now_ = two_cpus();	// the CPUs online now
+	bool unreadable_ = false;	// reading them fails
 	uint64_t switches_ = 0;
 	std::string spec_ = "auto";
 };
@@ -424,6 +430,21 @@ TEST_F(ProfileFollowing, AReturningCpuJoinsAKeywordDomainAtOnce)
 	cpu0_online(true);
 	EXPECT_FALSE(be.cpus_came_back());
 	EXPECT_EQ(sched_.dom, (std::vector<int>{1}));
+}
+
+// A CPU came back but the CPUs online cannot be read: the domain stays,
+// not resolved against the CPUs of the load (which may name one that is
+// offline now).  Once they can be read, the next return resolves it.
+TEST_F(ProfileFollowing, AReturnWithUnreadableCpusKeepsTheDomain)
+{
+	spec_ = "performance";
+	auto be = backend();
+	unreadable_ = true;
+	EXPECT_FALSE(be.cpus_came_back());
+	EXPECT_TRUE(sched_.dom.empty());
+	unreadable_ = false;
+	EXPECT_TRUE(be.cpus_came_back());
+	EXPECT_EQ(sched_.dom, (std::vector<int>{0}));
 }
 
 TEST_F(ProfileFollowing, TheLoadResolvesAutoFromTheSameSources)
