@@ -602,8 +602,8 @@ static inline u64 burst_deadline(u64 now, u32 nice_idx, u64 rr_interval_ns)
  * (13 ms at rr_interval 6 ms), where a linear f (1/8 + 7/8 * s / 8, before)
  * put it 0.78 out (31 ms), behind most hogs: each frame that used up the
  * slice's rest waited for them, and the deadline policy's renderer response
- * was 1.45x EEVDF's.  CPU-bound tasks
- * keep BFS's deadlines and their nice ratios exactly.
+ * was 1.45x EEVDF's.  CPU-bound tasks keep BFS's deadlines and their nice
+ * ratios exactly.
  * Bounded both ways, so every deadline is between now + offset / 8 and
  * now + offset: a queued task is overtaken only by deadlines renewed less
  * than its own offset ago, and EDF stays starvation-free (the wait bound
@@ -619,7 +619,8 @@ enum burst_deadline_factor_consts {
 
 /* f(s) in 1024ths for s < BURST_DL_FULL_SCORE, rounded to nearest. */
 static const u32 burst_dl_factor[BURST_DL_FULL_SCORE] = {
-	128, 128, 128, 128, 128, 197, 341, 591,
+	BURST_DL_FACTOR_MIN, BURST_DL_FACTOR_MIN, BURST_DL_FACTOR_MIN,
+	BURST_DL_FACTOR_MIN, BURST_DL_FACTOR_MIN, 197, 341, 591,
 };
 
 static inline u32 burst_deadline_factor(u32 score)

@@ -1613,8 +1613,9 @@ void expect_trace(const VmRun &r, const std::string &pfx, int ncpu, bool burst)
 	// charged from the scheduler clock at each switch) between the two
 	// samples, against the trace's CPU slices clipped to those samples
 	// (/proc/uptime is CLOCK_BOOTTIME, the trace's start_ns
-	// CLOCK_MONOTONIC: the same in a guest that never suspends).  Not the trace's whole-span share: the samples
-	// are taken when a shell polling every 0.1 s sees the tracer's first
+	// CLOCK_MONOTONIC: the same in a guest that never suspends).  Not the
+	// trace's whole-span share: the samples are taken when a shell polling
+	// every 0.1 s sees the tracer's first
 	// and last progress lines, and under the single-threaded emulator the
 	// first one came 0.83 s after the recording began, while the tracer's
 	// own start kept CPU 3 busy (trace 0.37 of 5 s against /proc/schedstat
