@@ -105,7 +105,8 @@ SchedulerBackend::SchedulerBackend(SchedulerApi &sched, const Topology &topo,
 				   TopologyReader read_topology, Clock::time_point start,
 				   uint64_t &switches, std::string &domain_spec, SysfsPaths sys)
 	: sched_(sched), topo_(topo), read_topology_(std::move(read_topology)),
-	  start_(start), switches_(switches), domain_spec_(domain_spec), sys_(std::move(sys))
+	  start_(start), switches_(switches), domain_spec_(domain_spec), sys_(std::move(sys)),
+	  profile_(sys_)
 {
 }
 
@@ -173,7 +174,7 @@ bool SchedulerBackend::follow_power_profile()
 		profile_domain_.clear();
 		return false;
 	}
-	auto prof = read_power_profile(sys_);
+	auto prof = profile_.read();
 	std::string kw = prof ? profile_domain(prof->name) : "all";
 	if (kw == profile_domain_)
 		return false;

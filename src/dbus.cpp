@@ -316,10 +316,11 @@ private:
 	int fd_;
 };
 
-// A connection with one deadline for everything it does.
+// A connection; what it does waits until its deadline at most.
 class Conn {
 public:
 	Conn(int fd, Clock::time_point deadline) : fd_(fd), deadline_(deadline) {}
+	void set_deadline(Clock::time_point d) { deadline_ = d; }
 
 	Result<> send(const std::string &s)
 	{
@@ -391,9 +392,42 @@ std::string hex(const std::string &s)
 
 }  // namespace
 
-Result<std::string> dbus_get_string_property(const std::string &socket_path,
-					     const std::vector<DbusProperty> &candidates,
-					     std::chrono::milliseconds timeout)
+struct DbusConnection::Impl {
+	Impl(int fd, Clock::time_point deadline) : conn(fd, deadline) {}
+	Conn conn;
+	uint32_t serial = 1;	// the last one used
+	bool broken = false;
+
+	// The next message from the bus, waiting until the deadline.
+	Result<DbusMessage> next()
+	{
+		for (;;) {
+			DbusMessage m;
+			auto used = dbus_decode(conn.in, m);
+			if (!used)
+				return std::unexpected(used.error());
+			if (*used) {
+				conn.in.erase(0, *used);
+				return m;
+			}
+			if (auto r = conn.more(); !r)
+				return std::unexpected(r.error());
+		}
+	}
+};
+
+DbusConnection::DbusConnection(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+DbusConnection::DbusConnection(DbusConnection &&) noexcept = default;
+DbusConnection &DbusConnection::operator=(DbusConnection &&) noexcept = default;
+DbusConnection::~DbusConnection() = default;
+
+bool DbusConnection::usable() const
+{
+	return impl_ && !impl_->broken;
+}
+
+Result<DbusConnection> DbusConnection::open(const std::string &socket_path,
+					    std::chrono::milliseconds timeout)
 {
 	sockaddr_un addr{};
 	addr.sun_family = AF_UNIX;
@@ -403,7 +437,8 @@ Result<std::string> dbus_get_string_property(const std::string &socket_path,
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return fail(std::string("D-Bus: socket: ") + strerror(errno));
-	Conn c(fd, Clock::now() + timeout);
+	auto impl = std::make_unique<Impl>(fd, Clock::now() + timeout);
+	Conn &c = impl->conn;
 	// A Unix socket connects at once or not at all.
 	if (connect(fd, (sockaddr *)&addr, sizeof(addr)) < 0)
 		return fail("D-Bus: cannot connect to " + socket_path + ": " + strerror(errno));
@@ -421,18 +456,46 @@ Result<std::string> dbus_get_string_property(const std::string &socket_path,
 		return fail("D-Bus: authentication refused: " + c.in.substr(0, eol));
 	c.in.erase(0, eol + 2);
 
-	// BEGIN, Hello and every Get at once: one round trip.
 	DbusMessage hello;
-	hello.serial = 1;
+	hello.serial = impl->serial;
 	hello.destination = "org.freedesktop.DBus";
 	hello.path = "/org/freedesktop/DBus";
 	hello.interface = "org.freedesktop.DBus";
 	hello.member = "Hello";
-	std::string out = "BEGIN\r\n" + dbus_encode(hello);
-	for (size_t i = 0; i < candidates.size(); i++) {
-		const auto &p = candidates[i];
+	if (auto r = c.send("BEGIN\r\n" + dbus_encode(hello)); !r)
+		return std::unexpected(r.error());
+	for (;;) {
+		auto m = impl->next();
+		if (!m)
+			return std::unexpected(m.error());
+		if (m->reply_serial != hello.serial)
+			continue;	// NameAcquired, ...
+		if (m->type == DbusType::Error)
+			return fail("D-Bus: Hello refused: " + m->error_name);
+		if (m->type == DbusType::MethodReturn)
+			return DbusConnection(std::move(impl));
+	}
+}
+
+Result<std::string> DbusConnection::get_string_property(const std::vector<DbusProperty> &candidates,
+							std::chrono::milliseconds timeout)
+{
+	if (!usable())
+		return fail("D-Bus: the connection is closed");
+	Impl &im = *impl_;
+	im.conn.set_deadline(Clock::now() + timeout);
+	// Any failure to talk leaves the stream at an unknown place.
+	auto broken = [&im](const Error &e) -> Result<std::string> {
+		im.broken = true;
+		return std::unexpected(e);
+	};
+
+	// Every Get at once: one round trip.
+	uint32_t first = im.serial + 1;
+	std::string out;
+	for (const auto &p : candidates) {
 		DbusMessage get;
-		get.serial = 2 + i;
+		get.serial = ++im.serial;
 		get.flags = kDbusNoAutoStart;
 		get.destination = p.service;
 		get.path = p.path;
@@ -442,43 +505,47 @@ Result<std::string> dbus_get_string_property(const std::string &socket_path,
 		get.body = dbus_body_strings({p.interface, p.name});
 		out += dbus_encode(get);
 	}
-	if (auto r = c.send(out); !r)
-		return std::unexpected(r.error());
+	if (auto r = im.conn.send(out); !r)
+		return broken(r.error());
 
 	// The replies, by serial; the first candidate in order that answers
-	// with a string wins.
+	// with a string wins.  Anything else (a signal, the late reply to an
+	// earlier call that timed out) is skipped.
 	std::map<uint32_t, Result<std::string>> got;
 	for (size_t want = 0; want < candidates.size();) {
-		if (auto it = got.find(2 + want); it != got.end()) {
+		if (auto it = got.find(first + want); it != got.end()) {
 			if (it->second)
 				return it->second;
 			want++;
 			continue;
 		}
-		DbusMessage m;
-		auto used = dbus_decode(c.in, m);
-		if (!used)
-			return std::unexpected(used.error());
-		if (*used == 0) {
-			if (auto r = c.more(); !r)
-				return std::unexpected(r.error());
+		auto m = im.next();
+		if (!m)
+			return broken(m.error());
+		if (m->reply_serial < first || m->reply_serial >= first + candidates.size())
 			continue;
-		}
-		c.in.erase(0, *used);
-		if (m.reply_serial == 1 && m.type == DbusType::Error)
-			return fail("D-Bus: Hello refused: " + m.error_name);
-		if (m.reply_serial < 2 || m.reply_serial >= 2 + candidates.size())
-			continue;	// Hello's reply, NameAcquired, ...
-		if (m.type == DbusType::MethodReturn)
-			got.emplace(m.reply_serial, dbus_body_first_string(m));
-		else if (m.type == DbusType::Error)
-			got.emplace(m.reply_serial, fail("D-Bus: " + m.error_name));
+		if (m->type == DbusType::MethodReturn)
+			got.emplace(m->reply_serial, dbus_body_first_string(*m));
+		else if (m->type == DbusType::Error)
+			got.emplace(m->reply_serial, fail("D-Bus: " + m->error_name));
 	}
 	std::string why;
 	for (size_t i = 0; i < candidates.size(); i++)
 		why += (why.empty() ? "" : "; ") + candidates[i].service + ": " +
-		       got.at(2 + i).error().msg;
+		       got.at(first + i).error().msg;
 	return fail(why.empty() ? "D-Bus: nothing asked" : why);
+}
+
+Result<std::string> dbus_get_string_property(const std::string &socket_path,
+					     const std::vector<DbusProperty> &candidates,
+					     std::chrono::milliseconds timeout)
+{
+	auto deadline = Clock::now() + timeout;
+	auto c = DbusConnection::open(socket_path, timeout);
+	if (!c)
+		return std::unexpected(c.error());
+	auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+	return c->get_string_property(candidates, std::max(left, std::chrono::milliseconds(0)));
 }
 
 }  // namespace scx_burst

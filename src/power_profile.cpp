@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "scx_burst/dbus.hpp"
 #include "scx_burst/text.hpp"
 
 namespace scx_burst {
@@ -66,19 +65,52 @@ std::string read_epp(const std::filesystem::path &cpu)
 
 }  // namespace
 
-std::optional<PowerProfile> read_power_profile(const SysfsPaths &paths)
+PowerProfileReader::PowerProfileReader(SysfsPaths paths) : paths_(std::move(paths)) {}
+
+std::optional<std::string> PowerProfileReader::from_bus()
 {
-	if (!paths.system_bus.empty()) {
-		auto p = dbus_get_string_property(paths.system_bus, kDaemonProfile,
-						  kProfileBusTimeout);
+	auto deadline = std::chrono::steady_clock::now() + kProfileBusTimeout;
+	// A kept connection first; a new one if it is gone or breaks now.
+	for (bool kept = bus_ && bus_->usable();; kept = false) {
+		auto left = std::chrono::ceil<std::chrono::milliseconds>(
+			deadline - std::chrono::steady_clock::now());
+		if (left <= std::chrono::milliseconds(0))
+			return std::nullopt;
+		if (!kept) {
+			bus_.reset();
+			auto c = DbusConnection::open(paths_.system_bus, left);
+			if (!c)
+				return std::nullopt;
+			bus_ = std::move(*c);
+			left = std::chrono::ceil<std::chrono::milliseconds>(
+				deadline - std::chrono::steady_clock::now());
+		}
+		auto p = bus_->get_string_property(kDaemonProfile,
+						   std::max(left, std::chrono::milliseconds(0)));
+		if (p)
+			return *p;
+		if (bus_->usable() || !kept)
+			return std::nullopt;
+	}
+}
+
+std::optional<PowerProfile> PowerProfileReader::read()
+{
+	if (!paths_.system_bus.empty()) {
+		auto p = from_bus();
 		if (p && !p->empty())
 			return PowerProfile{*p, "power-profiles-daemon"};
 	}
-	if (std::string p = trim(read_line(paths.platform_profile)); !p.empty())
+	if (std::string p = trim(read_line(paths_.platform_profile)); !p.empty())
 		return PowerProfile{p, "platform_profile"};
-	if (std::string p = read_epp(paths.cpu); !p.empty())
+	if (std::string p = read_epp(paths_.cpu); !p.empty())
 		return PowerProfile{p, "EPP"};
 	return std::nullopt;
+}
+
+std::optional<PowerProfile> read_power_profile(const SysfsPaths &paths)
+{
+	return PowerProfileReader(paths).read();
 }
 
 const char *profile_domain(const std::string &name)

@@ -12,6 +12,7 @@
 
 #include "ctl.hpp"
 #include "options.hpp"
+#include "power_profile.hpp"
 #include "scheduler.hpp"
 #include "sysfs.hpp"
 #include "topology.hpp"
@@ -122,6 +123,7 @@ private:
 	uint64_t &switches_;
 	std::string &domain_spec_;
 	SysfsPaths sys_;
+	PowerProfileReader profile_;	// under auto, asked once a second
 	std::string profile_domain_;	// keyword of the last profile read
 	Saver saver_;
 };

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,11 +57,40 @@ struct DbusProperty {
 	std::string service, path, interface, name;
 };
 
-// The value of the first of @candidates whose service answers, asked on
-// the bus at @socket with one connection (auth, Hello, one Get for each
-// candidate, all sent at once).  Services are not auto-started.  Fails,
-// without waiting longer than @timeout in total, when the bus is absent,
-// slow or refuses, or no candidate answers with a string.
+// A connection to the bus, authenticated and named (Hello), that asks
+// any number of questions: a caller that asks every second
+// (--primary-domain auto) does not connect, authenticate and say Hello
+// each time.  A failure to talk (the bus went away, a reply too late)
+// leaves it unusable; the caller opens a new one.
+class DbusConnection {
+public:
+	// Connects to the bus at @socket: fails, without waiting longer than
+	// @timeout, when it is absent, slow or refuses.
+	static Result<DbusConnection> open(const std::string &socket,
+					   std::chrono::milliseconds timeout);
+
+	// The value of the first of @candidates whose service answers (one
+	// Get for each, all sent at once; services are not auto-started).
+	// Fails, without waiting longer than @timeout, when the bus is slow
+	// or gone (then usable() is false), or no candidate answers with a
+	// string (the connection stays usable).
+	Result<std::string> get_string_property(const std::vector<DbusProperty> &candidates,
+						std::chrono::milliseconds timeout);
+
+	bool usable() const;
+
+	DbusConnection(DbusConnection &&) noexcept;
+	DbusConnection &operator=(DbusConnection &&) noexcept;
+	~DbusConnection();
+
+private:
+	struct Impl;
+	explicit DbusConnection(std::unique_ptr<Impl> impl);
+	std::unique_ptr<Impl> impl_;
+};
+
+// One question on a connection of its own (open, then
+// get_string_property), within @timeout in total.
 Result<std::string> dbus_get_string_property(const std::string &socket,
 					     const std::vector<DbusProperty> &candidates,
 					     std::chrono::milliseconds timeout);

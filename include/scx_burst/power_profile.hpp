@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "dbus.hpp"
 #include "sysfs.hpp"
 
 namespace scx_burst {
@@ -21,7 +22,24 @@ struct PowerProfile {
 inline constexpr std::chrono::milliseconds kProfileBusTimeout{250};
 
 // Reads the profile from the first source that has one (the bus of
-// @paths only when it names one); nullopt when none has.
+// @paths only when it names one); nullopt when none has.  Keeps its bus
+// connection from one read to the next, as the daemon reads once a
+// second under auto; a connection that broke since the last read (the
+// bus restarted) is opened again within the same read, so that a bus
+// restart does not look like a profile change.
+class PowerProfileReader {
+public:
+	explicit PowerProfileReader(SysfsPaths paths = {});
+	std::optional<PowerProfile> read();
+
+private:
+	std::optional<std::string> from_bus();
+
+	SysfsPaths paths_;
+	std::optional<DbusConnection> bus_;
+};
+
+// One read on a connection of its own.
 std::optional<PowerProfile> read_power_profile(const SysfsPaths &paths = {});
 
 // The domain keyword a profile maps to: "performance", "powersave" or

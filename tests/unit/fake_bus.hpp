@@ -43,6 +43,9 @@ public:
 	~FakeBus()
 	{
 		shutdown(listen_, SHUT_RDWR);	// wakes accept()
+		// and recv() on a connection a client keeps open
+		if (int c = client_.load(); c >= 0)
+			shutdown(c, SHUT_RDWR);
 		thread_.join();
 		close(listen_);
 		std::filesystem::remove(path_);
@@ -74,7 +77,9 @@ private:
 			if (c < 0)
 				return;
 			connections++;
+			client_ = c;
 			talk(c);
+			client_ = -1;
 			close(c);
 		}
 	}
@@ -183,8 +188,18 @@ private:
 		}
 	}
 
+public:
+	// Hangs up on the client being served (the bus restarting).
+	void hang_up()
+	{
+		if (int c = client_.load(); c >= 0)
+			shutdown(c, SHUT_RDWR);
+	}
+
+private:
 	std::filesystem::path path_;
 	int listen_ = -1;
+	std::atomic<int> client_{-1};
 	std::thread thread_;
 	std::mutex mu_;
 	std::map<std::string, std::string> profiles_;

@@ -112,6 +112,45 @@ TEST_F(Sources, DaemonOverTheBusWinsAndSysfsIsTheFallback)
 	EXPECT_EQ(bus.connections.load(), 3) << "one connection per read";
 }
 
+// The daemon reads once a second under auto: one connection for all of
+// those reads, and a bus that hangs up (restarts) is reconnected within
+// the read, not read as "no power-profiles-daemon".
+TEST_F(Sources, AReaderKeepsItsConnection)
+{
+	put(paths_.platform_profile, "low-power");
+	paths_.system_bus = (root_ / "bus").string();
+	test::FakeBus bus(paths_.system_bus);
+	bus.set(kPpd, "performance");
+	PowerProfileReader reader(paths_);
+	for (int i = 0; i < 3; i++) {
+		auto p = reader.read();
+		ASSERT_TRUE(p);
+		EXPECT_EQ(p->name, "performance");
+		EXPECT_EQ(p->source, "power-profiles-daemon");
+	}
+	bus.set(kPpd, "power-saver");
+	auto p = reader.read();
+	ASSERT_TRUE(p);
+	EXPECT_EQ(p->name, "power-saver") << "a change is seen on the kept connection";
+	EXPECT_EQ(bus.connections.load(), 1);
+	EXPECT_GE(bus.gets.load(), 4) << "the bus is asked at every read";
+
+	// Without the daemon the connection stays; the sysfs source answers.
+	bus.remove(kPpd);
+	p = reader.read();
+	ASSERT_TRUE(p);
+	EXPECT_EQ(p->source, "platform_profile");
+	EXPECT_EQ(bus.connections.load(), 1);
+
+	bus.set(kPpd, "performance");
+	bus.hang_up();
+	p = reader.read();
+	ASSERT_TRUE(p);
+	EXPECT_EQ(p->source, "power-profiles-daemon");
+	EXPECT_EQ(p->name, "performance");
+	EXPECT_EQ(bus.connections.load(), 2);
+}
+
 TEST_F(Sources, BrokenBusesFallThroughInBoundedTime)
 {
 	put(paths_.platform_profile, "quiet");
