@@ -65,11 +65,14 @@ std::string read_epp(const std::filesystem::path &cpu)
 
 }  // namespace
 
-PowerProfileReader::PowerProfileReader(SysfsPaths paths) : paths_(std::move(paths)) {}
+PowerProfileReader::PowerProfileReader(SysfsPaths paths, std::chrono::milliseconds bus_timeout)
+	: paths_(std::move(paths)), bus_timeout_(bus_timeout)
+{
+}
 
 std::optional<std::string> PowerProfileReader::from_bus()
 {
-	auto deadline = std::chrono::steady_clock::now() + kProfileBusTimeout;
+	auto deadline = std::chrono::steady_clock::now() + bus_timeout_;
 	// A kept connection first; a new one if it is gone or breaks now.
 	for (bool kept = bus_ && bus_->usable();; kept = false) {
 		auto left = std::chrono::ceil<std::chrono::milliseconds>(

@@ -26,16 +26,19 @@ inline constexpr std::chrono::milliseconds kProfileBusTimeout{250};
 // connection from one read to the next, as the daemon reads once a
 // second under auto; a connection that broke since the last read (the
 // bus restarted) is opened again within the same read, so that a bus
-// restart does not look like a profile change.
+// that is back by then does not look like a profile change.  One read
+// waits for the bus @bus_timeout at most.
 class PowerProfileReader {
 public:
-	explicit PowerProfileReader(SysfsPaths paths = {});
+	explicit PowerProfileReader(SysfsPaths paths = {},
+				    std::chrono::milliseconds bus_timeout = kProfileBusTimeout);
 	std::optional<PowerProfile> read();
 
 private:
 	std::optional<std::string> from_bus();
 
 	SysfsPaths paths_;
+	std::chrono::milliseconds bus_timeout_;
 	std::optional<DbusConnection> bus_;
 };
 

@@ -121,7 +121,9 @@ TEST_F(Sources, AReaderKeepsItsConnection)
 	paths_.system_bus = (root_ / "bus").string();
 	test::FakeBus bus(paths_.system_bus);
 	bus.set(kPpd, "performance");
-	PowerProfileReader reader(paths_);
+	// A long timeout: the fake bus's thread must leave the old connection
+	// and take the new one within one read, on a loaded machine too.
+	PowerProfileReader reader(paths_, std::chrono::seconds(10));
 	for (int i = 0; i < 3; i++) {
 		auto p = reader.read();
 		ASSERT_TRUE(p);
