@@ -544,8 +544,13 @@ Result<std::string> dbus_get_string_property(const std::string &socket_path,
 	auto c = DbusConnection::open(socket_path, timeout);
 	if (!c)
 		return std::unexpected(c.error());
+	return c->get_string_property(candidates, dbus_time_left(deadline));
+}
+
+std::chrono::milliseconds dbus_time_left(Clock::time_point deadline)
+{
 	auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-	return c->get_string_property(candidates, std::max(left, std::chrono::milliseconds(0)));
+	return std::max(left, std::chrono::milliseconds(0));
 }
 
 }  // namespace scx_burst

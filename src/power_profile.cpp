@@ -75,21 +75,16 @@ std::optional<std::string> PowerProfileReader::from_bus()
 	auto deadline = std::chrono::steady_clock::now() + bus_timeout_;
 	// A kept connection first; a new one if it is gone or breaks now.
 	for (bool kept = bus_ && bus_->usable();; kept = false) {
-		auto left = std::chrono::ceil<std::chrono::milliseconds>(
-			deadline - std::chrono::steady_clock::now());
-		if (left <= std::chrono::milliseconds(0))
+		if (dbus_time_left(deadline) == std::chrono::milliseconds(0))
 			return std::nullopt;
 		if (!kept) {
 			bus_.reset();
-			auto c = DbusConnection::open(paths_.system_bus, left);
+			auto c = DbusConnection::open(paths_.system_bus, dbus_time_left(deadline));
 			if (!c)
 				return std::nullopt;
 			bus_ = std::move(*c);
-			left = std::chrono::ceil<std::chrono::milliseconds>(
-				deadline - std::chrono::steady_clock::now());
 		}
-		auto p = bus_->get_string_property(kDaemonProfile,
-						   std::max(left, std::chrono::milliseconds(0)));
+		auto p = bus_->get_string_property(kDaemonProfile, dbus_time_left(deadline));
 		if (p)
 			return *p;
 		if (bus_->usable() || !kept)

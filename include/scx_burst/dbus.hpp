@@ -89,6 +89,10 @@ private:
 	std::unique_ptr<Impl> impl_;
 };
 
+// What is left until @deadline, rounded up (a wait never ends early), 0
+// once it has passed: the timeout to hand on to the next step.
+std::chrono::milliseconds dbus_time_left(std::chrono::steady_clock::time_point deadline);
+
 // One question on a connection of its own (open, then
 // get_string_property), within @timeout in total.
 Result<std::string> dbus_get_string_property(const std::string &socket,
