@@ -105,8 +105,8 @@ SchedulerBackend::SchedulerBackend(SchedulerApi &sched, const Topology &topo,
 				   TopologyReader read_topology, Clock::time_point start,
 				   uint64_t &switches, std::string &domain_spec, SysfsPaths sys)
 	: sched_(sched), topo_(topo), read_topology_(std::move(read_topology)),
-	  start_(start), switches_(switches), domain_spec_(domain_spec), sys_(std::move(sys)),
-	  profile_(sys_)
+	  start_(start), switches_(switches), domain_spec_(domain_spec),
+	  profile_(std::move(sys))
 {
 }
 
@@ -119,7 +119,7 @@ Result<std::vector<int>> SchedulerBackend::check_domain(const std::string &spec)
 {
 	// The CPUs online now, not at load: a hotplug may be under way.
 	auto now = read_topology_();
-	auto d = resolve_domain(spec, now ? *now : topo_, sys_);
+	auto d = resolve_domain(spec, now ? *now : topo_, profile_.paths());
 	if (!d)
 		return std::unexpected(d.error());
 	return d->cpus;
@@ -153,7 +153,7 @@ Result<SchedulerBackend::Moved> SchedulerBackend::move_to_keyword(const std::str
 								 const Topology &cpus,
 								 std::string_view cause)
 {
-	auto d = resolve_domain(kw, cpus, sys_);
+	auto d = resolve_domain(kw, cpus, profile_.paths());
 	Moved m{.before = domain()};
 	if (d && format_domain(d->cpus) != m.before) {
 		if (auto r = move_domain(d->cpus); !r)

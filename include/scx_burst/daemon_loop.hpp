@@ -122,8 +122,7 @@ private:
 	Clock::time_point start_;
 	uint64_t &switches_;
 	std::string &domain_spec_;
-	SysfsPaths sys_;
-	PowerProfileReader profile_;	// under auto, asked once a second
+	PowerProfileReader profile_;	// its sysfs paths; under auto, asked once a second
 	std::string profile_domain_;	// keyword of the last profile read
 	Saver saver_;
 };

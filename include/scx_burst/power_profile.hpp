@@ -33,6 +33,7 @@ public:
 	explicit PowerProfileReader(SysfsPaths paths = {},
 				    std::chrono::milliseconds bus_timeout = kProfileBusTimeout);
 	std::optional<PowerProfile> read();
+	const SysfsPaths &paths() const { return paths_; }
 
 private:
 	std::optional<std::string> from_bus();
