@@ -514,6 +514,27 @@ static __always_inline bool is_pinned(const struct task_struct *p)
 	return p->nr_cpus_allowed == 1;
 }
 
+/*
+ * @p, the running task of its CPU, is in a migrate_disable() section and
+ * must stay there.  Older kernels (6.12 among them) hand it to ops.dispatch
+ * as prev and to ops.enqueue (SCX_ENQ_LAST) before narrowing its cpus_ptr
+ * to its CPU, so nothing else tells; moving it to another CPU's local
+ * queue breaks the kernel's promise to the task (newer kernels eject the
+ * scheduler for it: "cannot move migration disabled").  Newer kernels
+ * (7.2) narrow cpus_ptr first and queue such a task locally without
+ * asking ops.enqueue.  On the older ones the BPF trampoline disables
+ * migration around our program, so one level of the running task's count
+ * is ours (newer ones do so only with CONFIG_PREEMPT_RCU; on those the
+ * test changes nothing).
+ */
+static __always_inline bool cannot_migrate(const struct task_struct *p)
+{
+	if (!bpf_core_field_exists(p->migration_disabled))
+		return false;
+	return p->migration_disabled >
+	       (p == (void *)bpf_get_current_task_btf() ? 1 : 0);
+}
+
 static __always_inline bool is_percpu_kthread(const struct task_struct *p)
 {
 	return (p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1;
@@ -1296,12 +1317,15 @@ s32 BPF_STRUCT_OPS(burst_select_cpu, struct task_struct *p, s32 prev_cpu,
  * The last runnable task of @cpu whose slice ended (SCX_OPS_ENQ_LAST).  It
  * moves to a fully idle core if its SMT sibling is busy; it keeps @cpu
  * unless @cpu is outside a primary domain it may use that does not
- * overflow.  False: queue it like any other.
+ * overflow.  One whose migration is disabled (cannot_migrate()) keeps
+ * @cpu.  False: queue it like any other.
  */
 static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 			 u64 enq_flags, struct burst_stats *st)
 {
-	if (sibling_busy(cpu)) {
+	bool stuck = cannot_migrate(p);
+
+	if (sibling_busy(cpu) && !stuck) {
 		const struct cpumask *cpus = core_cpus(p);
 		s32 core;
 
@@ -1316,7 +1340,7 @@ static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 			return true;
 		}
 	}
-	if (in_primary(cpu) || overflow || !wants_domain(p)) {
+	if (in_primary(cpu) || overflow || !wants_domain(p) || stuck) {
 		burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
 		stat_add(st, BURST_STAT_direct, 1);
 		return true;
@@ -1766,11 +1790,12 @@ static __always_inline void dispatch(s32 cpu, struct task_struct *prev)
 
 	/*
 	 * The previous task is the earliest, or nothing else is queued: it
-	 * keeps the CPU, unless its SMT sibling is busy and a fully idle core
-	 * could take it (then the kernel hands it to ops.enqueue with
-	 * SCX_ENQ_LAST, and enqueue_last() moves it).
+	 * keeps the CPU, unless its SMT sibling is busy, a fully idle core
+	 * could take it and it may migrate (then the kernel hands it to
+	 * ops.enqueue with SCX_ENQ_LAST, and enqueue_last() moves it).
 	 */
-	if (ptctx && !(sibling_busy(cpu) && idle_core_exists(prev)))
+	if (ptctx && !(sibling_busy(cpu) && idle_core_exists(prev) &&
+		       !cannot_migrate(prev)))
 		keep_prev(prev, ptctx, cpu, policy, now);
 }
 
