@@ -183,12 +183,28 @@ static __always_inline u8 compat_form_MOVE_TO_LOCAL(void)
 	return BURST_FORM_LEGACY;
 }
 
-/* Run the head of @dsq_id next on this CPU; false if it was empty. */
-static __always_inline bool burst_dsq_move_to_local(u64 dsq_id)
+/*
+ * SCX_ENQ_IMMED, or 0 on a kernel without it (7.2 has it; its form needs
+ * no shim, so it has no row in compat_table.h).  A task moved to a local
+ * queue with it runs there at once or goes back through ops.enqueue
+ * (SCX_ENQ_REENQ), also when a higher sched class preempts it later in
+ * that run; without it, a task preempted by a real-time one waits at the
+ * head of that CPU's local queue until the CPU comes back.
+ */
+static __always_inline u64 burst_enq_immed(void)
+{
+	if (bpf_core_enum_value_exists(enum scx_enq_flags, SCX_ENQ_IMMED))
+		return bpf_core_enum_value(enum scx_enq_flags, SCX_ENQ_IMMED);
+	return 0;
+}
+
+/* Run the head of @dsq_id next on this CPU; false if it was empty.
+ * @enq_flags reach the kernel in the newest form only. */
+static __always_inline bool burst_dsq_move_to_local(u64 dsq_id, u64 enq_flags)
 {
 	switch (compat_form_MOVE_TO_LOCAL()) {
 	case BURST_FORM_NEW:
-		return scx_bpf_dsq_move_to_local___v2___burst(dsq_id, 0);
+		return scx_bpf_dsq_move_to_local___v2___burst(dsq_id, enq_flags);
 	case BURST_FORM_OLD:
 		return scx_bpf_dsq_move_to_local(dsq_id);
 	default:

@@ -1520,7 +1520,7 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 static __always_inline bool take_from(u64 dsq)
 {
 	step();
-	return burst_dsq_move_to_local(dsq);
+	return burst_dsq_move_to_local(dsq, burst_enq_immed());
 }
 
 /*
@@ -1549,7 +1549,8 @@ __noinline int rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
 		if (!tctx || (s64)(now - tctx->queued_at) < (s64)threshold)
 			continue;
 		burst_dsq_move_set_slice(BPF_FOR_EACH_ITER, slice);
-		if (burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL, 0)) {
+		if (burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL,
+				   burst_enq_immed())) {
 			stat_inc(BURST_STAT_rescue);
 			return true;
 		}
@@ -1721,7 +1722,8 @@ __noinline int warm_take(u64 dsq, s32 cpu, u32 policy, u64 cap, bool capped)
 		    burst_warm_score_ok(score, head_score) &&
 		    scx_bpf_task_cpu(p) == cpu &&
 		    bpf_cpumask_test_cpu(cpu, p->cpus_ptr) &&
-		    burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL, 0)) {
+		    burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL,
+				   burst_enq_immed())) {
 			moved = true;
 			break;
 		}

@@ -396,6 +396,22 @@ TEST_P(Vm, Foundation)
 		EXPECT_FALSE(contains(err, "asked for a restart")) << err;
 		EXPECT_EQ(r.one("HOTPLUG_RC"), "0") << r.joined("HOTPLUG_ERR");
 	}
+
+	// A SCHED_FIFO spinner holds CPU 1: the two hogs share CPU 0. The one
+	// it preempted comes back through ops.enqueue (SCX_ENQ_IMMED on every
+	// move to a local queue; both VM kernels have it) instead of waiting at
+	// the head of CPU 1's local queue, where it got 53 ms a second (the
+	// ext_server's share) and the other hog 98 % of CPU 0. Each must get a
+	// fifth of the window at least; an even split is a half.
+	{
+		auto v = numbers(r.one("RT_SHARE"));
+		ASSERT_EQ(v.size(), 3u) << r.one("RT_SHARE");
+		EXPECT_GT(v[2], 0) << r.one("RT_SHARE");
+		EXPECT_GE(v[0], 0.2 * v[2]) << "hog 1 starved behind the real-time task: " << r.one("RT_SHARE");
+		EXPECT_GE(v[1], 0.2 * v[2]) << "hog 2 starved behind the real-time task: " << r.one("RT_SHARE");
+		EXPECT_EQ(r.one("RT_STATE"), "enabled");
+		EXPECT_EQ(r.one("RT_RC"), "0") << r.joined("RT_ERR");
+	}
 }
 
 TEST_P(Vm, DeadlineAndControl)

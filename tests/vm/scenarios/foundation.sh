@@ -119,4 +119,39 @@ if [ -w /sys/devices/system/cpu/cpu1/online ]; then
 	tag HOTPLUG_RC $?
 	send_file HOTPLUG_ERR /tmp/hp.err
 fi
+
+# --- A real-time task takes CPU 1: our tasks share CPU 0 ------------------
+# Two hogs that may use CPUs 0-1; a SCHED_FIFO spinner pinned to CPU 1; a
+# sleeper pinned to CPU 1 that wakes every 20 ms, so that CPU 1 keeps tasks
+# of ours and the kernel's ext_server runs them (~50 ms a second).  A hog
+# that runs there and is preempted must not wait at the head of CPU 1's
+# local queue for the next of those.  Run time of each hog over 3 s of the
+# spinner, and the window, in ms.
+scx_burst --stats 0 > /tmp/rt.out 2> /tmp/rt.err &
+daemon=$!
+wait_state enabled 30
+taskset -c 1 sh -c 'while :; do sleep 0.02; done' &
+sl=$!
+taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
+h1=$!
+taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
+h2=$!
+sleep 1
+chrt -f 50 taskset -c 1 sh -c 'exec sh -c "while :; do :; done"' &
+rt=$!
+sleep 0.5
+t0=$(cut -d' ' -f1 /proc/uptime)
+a0=$(cut -d' ' -f1 /proc/$h1/schedstat); b0=$(cut -d' ' -f1 /proc/$h2/schedstat)
+sleep 3
+a1=$(cut -d' ' -f1 /proc/$h1/schedstat); b1=$(cut -d' ' -f1 /proc/$h2/schedstat)
+t1=$(cut -d' ' -f1 /proc/uptime)
+tag RT_SHARE $(( (a1 - a0) / 1000000 )) $(( (b1 - b0) / 1000000 )) \
+	$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
+kill $rt $h1 $h2 $sl
+wait $rt $h1 $h2 $sl 2>/dev/null
+tag RT_STATE $(state)
+kill -INT $daemon
+wait $daemon
+tag RT_RC $?
+send_file RT_ERR /tmp/rt.err
 exit 0
