@@ -399,10 +399,11 @@ TEST_P(Vm, Foundation)
 
 	// A SCHED_FIFO spinner holds CPU 1: the two hogs share CPU 0. The one
 	// it preempted comes back through ops.enqueue (SCX_ENQ_IMMED on every
-	// move to a local queue; both VM kernels have it) instead of waiting at
-	// the head of CPU 1's local queue, where it got 53 ms a second (the
-	// ext_server's share) and the other hog 98 % of CPU 0. Each must get a
-	// fifth of the window at least; an even split is a half.
+	// move to a local queue in ops.dispatch; both VM kernels have it)
+	// instead of waiting at the head of CPU 1's local queue, where it got
+	// 53 ms a second (the ext_server's share) and the other hog 98 % of
+	// CPU 0 in a faithful-mode boot. Each must get a fifth of the window at
+	// least; an even split is a half.
 	{
 		auto v = numbers(r.one("RT_SHARE"));
 		ASSERT_EQ(v.size(), 3u) << r.one("RT_SHARE");
