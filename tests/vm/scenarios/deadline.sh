@@ -5,9 +5,6 @@
 ncpu=$(nproc)
 tag NCPU $ncpu
 
-# run ns of a task, from /proc/PID/schedstat
-runtime() { cut -d' ' -f1 /proc/$1/schedstat; }
-
 # --- 1. deadline policy under stress -------------------------------------
 scx_burst --policy deadline --stats 1 --json > /tmp/dl.out 2> /tmp/dl.err &
 d=$!

@@ -141,9 +141,9 @@ chrt -f 50 taskset -c 1 sh -c 'exec sh -c "while :; do :; done"' &
 rt=$!
 sleep 0.5
 t0=$(cut -d' ' -f1 /proc/uptime)
-a0=$(cut -d' ' -f1 /proc/$h1/schedstat); b0=$(cut -d' ' -f1 /proc/$h2/schedstat)
+a0=$(runtime $h1); b0=$(runtime $h2)
 sleep 3
-a1=$(cut -d' ' -f1 /proc/$h1/schedstat); b1=$(cut -d' ' -f1 /proc/$h2/schedstat)
+a1=$(runtime $h1); b1=$(runtime $h2)
 t1=$(cut -d' ' -f1 /proc/uptime)
 tag RT_SHARE $(( (a1 - a0) / 1000000 )) $(( (b1 - b0) / 1000000 )) \
 	$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')

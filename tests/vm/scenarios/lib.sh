@@ -5,6 +5,8 @@
 SCX=/sys/kernel/sched_ext
 
 tag() { echo "@@$*"; }
+# run ns of a task, from /proc/PID/schedstat
+runtime() { cut -d' ' -f1 /proc/$1/schedstat; }
 
 # send_file TAG FILE: every line of FILE as "@@TAG line"
 send_file() {
