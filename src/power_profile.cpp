@@ -73,29 +73,29 @@ PowerProfileReader::PowerProfileReader(SysfsPaths paths, std::chrono::millisecon
 std::optional<std::string> PowerProfileReader::from_bus()
 {
 	auto deadline = std::chrono::steady_clock::now() + bus_timeout_;
+	auto ask = [&]() -> std::optional<std::string> {
+		auto p = bus_->get_string_property(kDaemonProfile, dbus_time_left(deadline));
+		return p ? std::optional<std::string>(*p) : std::nullopt;
+	};
 
 	// The kept connection first: an answer, or a failure that left it
 	// usable (the bus answered, without the property), is the reply.
 	if (bus_ && bus_->usable()) {
-		auto p = bus_->get_string_property(kDaemonProfile, dbus_time_left(deadline));
-		if (p)
-			return *p;
-		if (bus_->usable())
-			return std::nullopt;
+		auto p = ask();
+		if (p || bus_->usable())
+			return p;
 	}
 	// None kept, or it broke just now (the bus restarted): one new
 	// connection within the same budget.
 	bus_.reset();
-	if (dbus_time_left(deadline) == std::chrono::milliseconds(0))
+	auto left = dbus_time_left(deadline);
+	if (left == std::chrono::milliseconds(0))
 		return std::nullopt;
-	auto c = DbusConnection::open(paths_.system_bus, dbus_time_left(deadline));
+	auto c = DbusConnection::open(paths_.system_bus, left);
 	if (!c)
 		return std::nullopt;
 	bus_ = std::move(*c);
-	auto p = bus_->get_string_property(kDaemonProfile, dbus_time_left(deadline));
-	if (!p)
-		return std::nullopt;
-	return *p;
+	return ask();
 }
 
 std::optional<PowerProfile> PowerProfileReader::read()
