@@ -71,17 +71,15 @@ wait_state enabled 30
 stress-ng --cpu $((2 * ncpu)) --timeout 30 > /dev/null 2>&1 &
 s=$!
 sleep 1
-# renewals counted in total; grows only under the deadline policy
-renews() { scx_burst ctl stats --json | sed -n 's/.*"total":{[^}]*"deadline_renew":\([0-9]*\).*/\1/p'; }
 for pol in deadline burst deadline burst deadline burst; do
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	scx_burst ctl set policy=$pol > /tmp/set.out 2>&1
 	tag SW_SET $pol $? $(cat /tmp/set.out | grep '^policy=')
-	r0=$(renews)
+	r0=$(total_stat deadline_renew)
 	sleep 0.3
-	r1=$(renews)
+	r1=$(total_stat deadline_renew)
 	sleep 0.3
-	r2=$(renews)
+	r2=$(total_stat deadline_renew)
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	tag SW_RENEWS $pol $r0 $r1 $r2 $t0 $t1
 	tag SW_GET $pol $(scx_burst ctl get | grep '^policy=')

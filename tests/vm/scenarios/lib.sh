@@ -8,6 +8,12 @@ tag() { echo "@@$*"; }
 # run ns of a task, from /proc/PID/schedstat
 runtime() { cut -d' ' -f1 /proc/$1/schedstat; }
 
+# total_stat KEY: counter KEY of the stats' total row (ctl stats --json):
+# its sum since the scheduler was loaded
+total_stat() {
+	scx_burst ctl stats --json | sed -n "s/.*\"total\":{[^}]*\"$1\":\([0-9]*\).*/\1/p"
+}
+
 # send_file TAG FILE: every line of FILE as "@@TAG line"
 send_file() {
 	[ -f "$2" ] || return 0
