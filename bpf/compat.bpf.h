@@ -183,17 +183,27 @@ static __always_inline u8 compat_form_MOVE_TO_LOCAL(void)
 	return BURST_FORM_LEGACY;
 }
 
+static __always_inline u8 compat_form_ENQ_IMMED(void)
+{
+	if (compat_new_ok(BURST_COMPAT_ENQ_IMMED) &&
+	    bpf_core_enum_value_exists(enum scx_enq_flags, SCX_ENQ_IMMED))
+		return BURST_FORM_NEW;
+	return BURST_FORM_OLD;
+}
+
 /*
- * SCX_ENQ_IMMED, or 0 on a kernel without it (7.2 has it; its form needs
- * no shim, so it has no row in compat_table.h).  A task moved to a local
- * queue with it runs there at once or goes back through ops.enqueue
- * (SCX_ENQ_REENQ), also when a higher sched class preempts it later in
- * that run; without it, a task preempted by a real-time one waits at the
- * head of that CPU's local queue until the CPU comes back.
+ * A task of ours that a higher sched class (real-time, deadline, stop)
+ * preempts must not wait at the head of that CPU's local queue, out of
+ * every other CPU's reach, until the CPU comes back.  The new form:
+ * SCX_ENQ_IMMED, for every insert into a local queue that means "run
+ * now" on a CPU that is free; such a task runs there at once or goes
+ * back through ops.enqueue (SCX_ENQ_REENQ), also when it is preempted
+ * later in that run.  The fallback: 0, and the task waits for the CPU
+ * (compat_table.h says why ops.cpu_release is no substitute).
  */
 static __always_inline u64 burst_enq_immed(void)
 {
-	if (bpf_core_enum_value_exists(enum scx_enq_flags, SCX_ENQ_IMMED))
+	if (compat_form_ENQ_IMMED() == BURST_FORM_NEW)
 		return bpf_core_enum_value(enum scx_enq_flags, SCX_ENQ_IMMED);
 	return 0;
 }

@@ -1197,26 +1197,44 @@ static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
 	return cpu;
 }
 
+/* Where ops.select_cpu puts a task it places itself (insert_direct()). */
+enum direct_to {
+	TO_IDLE,	/* the local queue of the idle CPU it claimed */
+	TO_WAKER,	/* the local queue of the waker's CPU (SYNC_HANDOFF) */
+	TO_OWN,		/* the returned CPU's own queue (SYNC_HOME) */
+};
+
 /*
- * ops.select_cpu's direct dispatch: @p goes to @dsq (the local queue of
- * the CPU select_cpu returns, or that CPU's own queue), with its key and
- * slice worked out as ops.enqueue would (queued_at for the wait bound's
- * bookkeeping).
+ * ops.select_cpu's direct dispatch: @p goes to the queue @to names, with
+ * its key and slice worked out as ops.enqueue would (queued_at for the
+ * wait bound's bookkeeping).
+ *
+ * An idle CPU's local queue is open, so that insert carries SCX_ENQ_IMMED
+ * (burst_enq_immed()) as ops.dispatch's moves do: a task that starts
+ * there and keeps the CPU slice after slice (keep_prev()) never passes
+ * another move, and without it a real-time task that takes the CPU would
+ * leave it at the head of that local queue, out of every other CPU's
+ * reach, for as long as the real-time task runs.  The waker's CPU is
+ * still running the waker: with IMMED the kernel would hand the wakee
+ * straight back to ops.enqueue, so a handoff goes without.
  */
 static __always_inline void insert_direct(struct task_struct *p,
-					  struct burst_task_ctx *tctx, u64 dsq)
+					  struct burst_task_ctx *tctx,
+					  u32 to, s32 cpu)
 {
 	u64 now = burst_now(), slice, key;
 
 	tctx->flags = task_flags(p);
 	tctx->queued_at = now;
 	key = task_key(p, tctx, active_policy(), now, &slice);
-	if (dsq == SCX_DSQ_LOCAL) {
-		burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
-		stat_inc(BURST_STAT_direct);
-	} else {
-		burst_dsq_insert_vtime(p, dsq, slice, key, 0);
+	if (to == TO_OWN) {
+		burst_dsq_insert_vtime(p, cpu_dsq(active_policy(), cpu), slice,
+				       key, 0);
+		return;
 	}
+	burst_dsq_insert(p, SCX_DSQ_LOCAL, slice,
+			 to == TO_IDLE ? burst_enq_immed() : 0);
+	stat_inc(BURST_STAT_direct);
 }
 
 /*
@@ -1238,13 +1256,13 @@ static s32 sync_home(struct task_struct *p, struct burst_task_ctx *tctx,
 	s32 idle = pick_idle_cpu(p, prev_cpu, &saturated);
 
 	if (idle >= 0) {
-		insert_direct(p, tctx, SCX_DSQ_LOCAL);
+		insert_direct(p, tctx, TO_IDLE, idle);
 		stat_inc(BURST_STAT_idle_pick);
 		return idle;
 	}
 	if (saturated)
 		note_saturated(burst_now(), stats_here());
-	insert_direct(p, tctx, cpu_dsq(active_policy(), cpu));
+	insert_direct(p, tctx, TO_OWN, cpu);
 	stat_inc(BURST_STAT_wake_home);
 	return cpu;
 }
@@ -1271,7 +1289,8 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 		if (place == SYNC_HOME)
 			return sync_home(p, tctx, prev_cpu, cpu);
 		if (cpu >= 0) {
-			insert_direct(p, tctx, SCX_DSQ_LOCAL);
+			insert_direct(p, tctx, place == SYNC_IDLE_PREV ?
+				      TO_IDLE : TO_WAKER, cpu);
 			stat_inc(BURST_STAT_wake_sync);
 			if (place == SYNC_IDLE_PREV)
 				stat_inc(BURST_STAT_idle_pick);
@@ -1297,7 +1316,7 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 		return prev_cpu;
 	}
 
-	insert_direct(p, tctx, SCX_DSQ_LOCAL);
+	insert_direct(p, tctx, TO_IDLE, cpu);
 	stat_inc(BURST_STAT_idle_pick);
 	return cpu;
 }
@@ -1479,6 +1498,8 @@ static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 	};
 
 	stat_add(e.st, BURST_STAT_enqueue, 1);
+	if (enq_flags & SCX_ENQ_REENQ)
+		stat_add(e.st, BURST_STAT_requeued, 1);
 
 	if (is_percpu_kthread(p)) {
 		burst_dsq_insert(p, SCX_DSQ_LOCAL, tunables.slice_ns, enq_flags);

@@ -94,9 +94,9 @@ std::string strip_flavour(std::string_view name)
 	return std::string(name.substr(0, pos));
 }
 
-KernelSymbols::KernelSymbols(std::set<std::string> funcs, uint32_t version,
+KernelSymbols::KernelSymbols(std::set<std::string> names, uint32_t version,
 			     std::string release)
-	: funcs_(funcs.begin(), funcs.end()), version_(version),
+	: names_(names.begin(), names.end()), version_(version),
 	  release_(std::move(release))
 {
 }
@@ -112,15 +112,34 @@ Result<KernelSymbols> KernelSymbols::running()
 					"(/sys/kernel/btf/vmlinux): ") +
 			    std::strerror(errno) +
 			    "; scx_burst needs a kernel built with CONFIG_DEBUG_INFO_BTF");
-	std::set<std::string> funcs;
+	std::set<std::string> names;
 	uint32_t n = btf__type_cnt(btf);
 	for (uint32_t id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
-		if (t && btf_is_func(t))
-			funcs.emplace(btf__name_by_offset(btf, t->name_off));
+		if (!t)
+			continue;
+		if (btf_is_func(t)) {
+			names.emplace(btf__name_by_offset(btf, t->name_off));
+			continue;
+		}
+		// sched_ext's enum values (a flag a form needs, SCX_ENQ_IMMED)
+		auto add_scx = [&](uint32_t name_off) {
+			std::string_view name = btf__name_by_offset(btf, name_off);
+			if (name.starts_with("SCX_"))
+				names.emplace(name);
+		};
+		if (btf_is_enum(t)) {
+			const struct btf_enum *e = btf_enum(t);
+			for (uint16_t i = 0; i < btf_vlen(t); i++)
+				add_scx(e[i].name_off);
+		} else if (btf_is_enum64(t)) {
+			const struct btf_enum64 *e = btf_enum64(t);
+			for (uint16_t i = 0; i < btf_vlen(t); i++)
+				add_scx(e[i].name_off);
+		}
 	}
 	btf__free(btf);
-	return KernelSymbols(std::move(funcs), kernel_version_code(u.release), u.release);
+	return KernelSymbols(std::move(names), kernel_version_code(u.release), u.release);
 }
 
 bool KernelSymbols::has(std::string_view names) const
@@ -129,7 +148,7 @@ bool KernelSymbols::has(std::string_view names) const
 	if (w.empty())
 		return true;	// a form without a kfunc
 	for (const auto &n : w)
-		if (!funcs_.contains(n))
+		if (!names_.contains(n))
 			return false;
 	return true;
 }

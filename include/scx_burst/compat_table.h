@@ -9,8 +9,8 @@
  *
  * id           enum burst_compat_id suffix; bit in compat_skip_new
  * key          name for --debug-compat and the load report
- * new          the newest form, used where the kernel has it (kfuncs
- *              separated by spaces: all of them)
+ * new          the newest form, used where the kernel has it (kfuncs or
+ *              SCX_ enum values, separated by spaces: all of them)
  * new_since    the first kernel with @new
  * gated        1: @new is used only from @new_since on, even where the
  *              kfunc exists (it was broken before); 0: wherever it exists
@@ -69,3 +69,15 @@ BURST_COMPAT(SET_SLICE, "task-set-slice",
 	     "",
 	     "6.19 added the kfunc (and warns on a direct write to "
 	     "p->scx.slice); before it the direct write")
+BURST_COMPAT(ENQ_IMMED, "enq-immed",
+	     "SCX_ENQ_IMMED", "7.1", 0,
+	     "", "6.12-7.0",
+	     "",
+	     "7.1 added SCX_ENQ_IMMED: a task moved to a local queue with it "
+	     "runs at once or goes back through ops.enqueue, also when a "
+	     "higher sched class preempts it; before it such a task waits "
+	     "at the head of that CPU's local queue for the CPU. "
+	     "ops.cpu_release's scx_bpf_reenqueue_local() is no substitute: "
+	     "where the kernel skips migration-disabled tasks (6.15 on) it "
+	     "puts the preempted task, current and migration-disabled by the "
+	     "BPF trampoline, back in that local queue (seen on 7.2)")

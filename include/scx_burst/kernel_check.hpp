@@ -32,22 +32,24 @@ struct CompatShim {
 
 extern const std::array<CompatShim, BURST_NR_COMPAT> kCompatShims;
 
-// The kfuncs (BTF functions) of a kernel and its version.
+// The kfuncs (BTF functions) and sched_ext enum values (SCX_*) of a
+// kernel, and its version.
 class KernelSymbols {
 public:
 	// The running kernel: /sys/kernel/btf/vmlinux and uname.
 	static Result<KernelSymbols> running();
 	// For tests: @version as from kernel_version_code().
-	KernelSymbols(std::set<std::string> funcs, uint32_t version,
+	KernelSymbols(std::set<std::string> names, uint32_t version,
 		      std::string release);
 
-	// @names: one kfunc or several separated by spaces (all needed).
+	// @names: one kfunc or SCX_ enum value, or several separated by
+	// spaces (all needed).
 	bool has(std::string_view names) const;
 	uint32_t version() const { return version_; }
 	const std::string &release() const { return release_; }
 
 private:
-	std::set<std::string, std::less<>> funcs_;
+	std::set<std::string, std::less<>> names_;
 	uint32_t version_;
 	std::string release_;
 };

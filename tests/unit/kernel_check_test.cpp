@@ -16,8 +16,8 @@ namespace {
 
 using namespace scx_burst;
 
-// The kfuncs of compat_table.h that the Debian 7.2 and 7.3 kernels have
-// (checked against their BTF when the table was written).
+// The kfuncs and enum values of compat_table.h that the Debian 7.2 and
+// 7.3 kernels have (checked against their BTF when the table was written).
 std::set<std::string> kernel_7x()
 {
 	return {"scx_bpf_dsq_insert___v2", "scx_bpf_dsq_insert",
@@ -25,7 +25,7 @@ std::set<std::string> kernel_7x()
 		"scx_bpf_dsq_move_to_local___v2", "scx_bpf_dsq_move_to_local",
 		"scx_bpf_dsq_move", "scx_bpf_dsq_move_set_slice", "scx_bpf_dsq_peek",
 		"bpf_iter_scx_dsq_new", "scx_bpf_now", "scx_bpf_task_set_slice",
-		"scx_bpf_kick_cpu"};
+		"SCX_ENQ_IMMED", "scx_bpf_kick_cpu"};
 }
 
 // 6.13's: the renamed kfuncs, no peek/now/set_slice yet; 6.12 also has
@@ -79,7 +79,8 @@ TEST(KernelCheck, NewestFormsOnTheTestedKernels)
 	EXPECT_EQ(compat_report(*f, 0),
 		  "dsq-insert=scx_bpf_dsq_insert___v2 dsq-insert-vtime=__scx_bpf_dsq_insert_vtime "
 		  "dsq-move-to-local=scx_bpf_dsq_move_to_local___v2 dsq-move=scx_bpf_dsq_move "
-		  "dsq-peek=scx_bpf_dsq_peek now=scx_bpf_now task-set-slice=scx_bpf_task_set_slice");
+		  "dsq-peek=scx_bpf_dsq_peek now=scx_bpf_now task-set-slice=scx_bpf_task_set_slice "
+		  "enq-immed=SCX_ENQ_IMMED");
 }
 
 TEST(KernelCheck, PeekOnlyFrom71)
@@ -100,6 +101,7 @@ TEST(KernelCheck, OlderKernelsTakeTheFallbacks)
 	EXPECT_EQ((*f)[BURST_COMPAT_DSQ_MOVE], BURST_FORM_NEW);
 	EXPECT_EQ((*f)[BURST_COMPAT_NOW], BURST_FORM_OLD);
 	EXPECT_EQ((*f)[BURST_COMPAT_SET_SLICE], BURST_FORM_OLD);
+	EXPECT_EQ((*f)[BURST_COMPAT_ENQ_IMMED], BURST_FORM_OLD);
 
 	auto g = expected_forms(ks(kernel_612(), "6.12.48"), 0);
 	ASSERT_TRUE(g) << g.error().msg;
@@ -108,6 +110,7 @@ TEST(KernelCheck, OlderKernelsTakeTheFallbacks)
 	EXPECT_EQ((*g)[BURST_COMPAT_MOVE_TO_LOCAL], BURST_FORM_LEGACY);
 	EXPECT_EQ((*g)[BURST_COMPAT_DSQ_MOVE], BURST_FORM_OLD);
 	EXPECT_EQ((*g)[BURST_COMPAT_PEEK], BURST_FORM_OLD);
+	EXPECT_EQ((*g)[BURST_COMPAT_ENQ_IMMED], BURST_FORM_OLD);
 }
 
 TEST(KernelCheck, AMissingInterfaceIsNamedWithItsKernels)
@@ -139,7 +142,7 @@ TEST(KernelCheck, DebugCompatForcesWhatTheKernelStillHas)
 		  "dsq-insert-vtime=scx_bpf_dsq_insert_vtime(forced) "
 		  "dsq-move-to-local=scx_bpf_dsq_move_to_local(forced) dsq-move=scx_bpf_dsq_move "
 		  "dsq-peek=bpf_iter_scx_dsq_new(forced) now=fallback(forced) "
-		  "task-set-slice=fallback(forced)");
+		  "task-set-slice=fallback(forced) enq-immed=fallback(forced)");
 
 	auto two = parse_debug_compat("dsq-peek,now", k);
 	ASSERT_TRUE(two);

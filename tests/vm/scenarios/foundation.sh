@@ -122,36 +122,54 @@ fi
 
 # --- A real-time task takes CPU 1: our tasks share CPU 0 ------------------
 # Two hogs that may use CPUs 0-1; a SCHED_FIFO spinner pinned to CPU 1; a
-# sleeper pinned to CPU 1 that wakes every 20 ms, so that CPU 1 keeps tasks
-# of ours and the kernel's ext_server runs them (~50 ms a second).  A hog
-# that runs there and is preempted must not wait at the head of CPU 1's
-# local queue for the next of those.  Run time of each hog over 3 s of the
-# spinner, and the window, in ms.
-scx_burst --stats 0 > /tmp/rt.out 2> /tmp/rt.err &
-daemon=$!
-wait_state enabled 30
-taskset -c 1 sh -c 'while :; do sleep 0.02; done' &
-sl=$!
-taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
-h1=$!
-taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
-h2=$!
-sleep 1
-chrt -f 50 taskset -c 1 sh -c 'exec sh -c "while :; do :; done"' &
-rt=$!
-sleep 0.5
-t0=$(cut -d' ' -f1 /proc/uptime)
-a0=$(runtime $h1); b0=$(runtime $h2)
-sleep 3
-a1=$(runtime $h1); b1=$(runtime $h2)
-t1=$(cut -d' ' -f1 /proc/uptime)
-tag RT_SHARE $(( (a1 - a0) / 1000000 )) $(( (b1 - b0) / 1000000 )) \
-	$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
-kill $rt $h1 $h2 $sl
-wait $rt $h1 $h2 $sl 2>/dev/null
-tag RT_STATE $(state)
-kill -INT $daemon
-wait $daemon
-tag RT_RC $?
-send_file RT_ERR /tmp/rt.err
+# third hog pinned to CPU 1, so that CPU 1 always has a task of ours when
+# the spinner wakes, and the kernel's ext_server runs it (~50 ms a
+# second).  A hog that runs there and is preempted must not wait at the
+# head of CPU 1's local queue for the next of those.
+# rt_case TAG ARGS: scx_burst ARGS;
+# TAG_SHARE: each hog's run time over 3 s of the spinner and the window,
+# in ms, and the count of tasks the kernel gave back to ops.enqueue (the
+# requeued stat: a higher class preempted them, the spinner's wakeup or
+# the stop class that moves a task taskset pins) before the hogs and after
+# the window.
+rt_case() {
+	t=$1
+	shift
+	scx_burst --stats 0 "$@" > /tmp/rt.out 2> /tmp/rt.err &
+	daemon=$!
+	wait_state enabled 30
+	q0=$(total_stat requeued)
+	taskset -c 1 sh -c 'exec sh -c "while :; do :; done"' &
+	pin=$!
+	taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
+	h1=$!
+	taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
+	h2=$!
+	sleep 1
+	# it sleeps first: its wakeup preempts whichever task of ours runs on
+	# CPU 1, mid-slice (the kernel gives that one back to ops.enqueue)
+	chrt -f 50 taskset -c 1 sh -c 'sleep 0.2; exec sh -c "while :; do :; done"' &
+	rt=$!
+	sleep 0.5
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	a0=$(runtime $h1); b0=$(runtime $h2)
+	sleep 3
+	a1=$(runtime $h1); b1=$(runtime $h2)
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	q1=$(total_stat requeued)
+	tag ${t}_SHARE $(( (a1 - a0) / 1000000 )) $(( (b1 - b0) / 1000000 )) \
+		$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }') \
+		"$q0" "$q1"
+	kill $rt $h1 $h2 $pin
+	wait $rt $h1 $h2 $pin 2>/dev/null
+	tag ${t}_STATE $(state)
+	kill -INT $daemon
+	wait $daemon
+	tag ${t}_RC $?
+	send_file ${t}_ERR /tmp/rt.err
+	wait_state disabled 10
+}
+rt_case RT
+# the same without SCX_ENQ_IMMED, as on kernels before 7.1
+rt_case RT_OFF --debug-compat enq-immed
 exit 0
