@@ -208,6 +208,23 @@ static __always_inline u64 burst_enq_immed(void)
 	return 0;
 }
 
+/*
+ * Whether the kernel gave @p back to ops.enqueue (SCX_ENQ_REENQ in
+ * @enq_flags) before it ran: an SCX_ENQ_IMMED insert whose local queue
+ * could not run it at once (SCX_TASK_REENQ_IMMED in p->scx.flags, 7.1 on).
+ * False for a task preempted while it ran (SCX_TASK_REENQ_PREEMPTED).
+ */
+static __always_inline bool burst_reenq_unrun(const struct task_struct *p,
+					      u64 enq_flags)
+{
+	if (!(enq_flags & SCX_ENQ_REENQ) ||
+	    !bpf_core_enum_value_exists(enum scx_ent_flags, SCX_TASK_REENQ_IMMED))
+		return false;
+	return (p->scx.flags &
+		bpf_core_enum_value(enum scx_ent_flags, SCX_TASK_REENQ_REASON_MASK)) ==
+	       bpf_core_enum_value(enum scx_ent_flags, SCX_TASK_REENQ_IMMED);
+}
+
 /* Run the head of @dsq_id next on this CPU; false if it was empty.
  * @enq_flags reach the kernel in the newest form only. */
 static __always_inline bool burst_dsq_move_to_local(u64 dsq_id, u64 enq_flags)

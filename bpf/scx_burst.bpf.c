@@ -1209,18 +1209,21 @@ enum direct_to {
  * its key and slice worked out as ops.enqueue would (queued_at for the
  * wait bound's bookkeeping).
  *
- * An idle CPU's local queue is open, so that insert carries SCX_ENQ_IMMED
- * (burst_enq_immed()) as ops.dispatch's moves do: a task that starts
- * there and keeps the CPU slice after slice (keep_prev()) never passes
- * another move, and without it a real-time task that takes the CPU would
- * leave it at the head of that local queue, out of every other CPU's
- * reach, for as long as the real-time task runs.  The waker's CPU is
- * still running the waker: with IMMED the kernel would hand the wakee
- * straight back to ops.enqueue, so a handoff goes without.
+ * The local queue of an idle CPU we claimed runs the task at once, so
+ * that insert carries SCX_ENQ_IMMED (burst_enq_immed()) as ops.dispatch's
+ * moves do: a task that starts there and keeps the CPU slice after slice
+ * (keep_prev()) never passes another move, and without it a real-time
+ * task that takes the CPU would leave it at the head of that local queue,
+ * out of every other CPU's reach, for as long as the real-time task runs.
+ * If that CPU got a task in the meantime (an interrupt woke a per-CPU
+ * kthread there), the kernel hands ours back to ops.enqueue, which places
+ * it as a wakeup (burst_reenq_unrun()).  The waker's CPU is still running
+ * the waker: with IMMED the kernel would hand the wakee straight back, so
+ * a handoff goes without.
  */
 static __always_inline void insert_direct(struct task_struct *p,
 					  struct burst_task_ctx *tctx,
-					  u32 to, s32 cpu)
+					  enum direct_to to, s32 cpu)
 {
 	u64 now = burst_now(), slice, key;
 
@@ -1353,7 +1356,7 @@ static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 
 		if (core >= 0) {
 			burst_dsq_insert(p, SCX_DSQ_LOCAL_ON | core, slice,
-					   enq_flags);
+					   enq_flags | burst_enq_immed());
 			burst_kick(core, SCX_KICK_IDLE);
 			stat_add(st, BURST_STAT_core_move, 1);
 			return true;
@@ -1497,9 +1500,11 @@ static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 		.policy = active_policy(), .cpu = scx_bpf_task_cpu(p),
 	};
 
+	bool unrun = burst_reenq_unrun(p, enq_flags);
+
 	stat_add(e.st, BURST_STAT_enqueue, 1);
 	if (enq_flags & SCX_ENQ_REENQ)
-		stat_add(e.st, BURST_STAT_requeued, 1);
+		stat_add(e.st, unrun ? BURST_STAT_bounced : BURST_STAT_requeued, 1);
 
 	if (is_percpu_kthread(p)) {
 		burst_dsq_insert(p, SCX_DSQ_LOCAL, tunables.slice_ns, enq_flags);
@@ -1514,7 +1519,16 @@ static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 	}
 	e.now = burst_now();
 	e.tctx->flags = task_flags(p);
-	e.tctx->queued_at = e.now;
+	/*
+	 * A task the kernel bounced before it ran was put in a local queue
+	 * to run at once (an idle CPU's, or by ops.dispatch), and found that
+	 * CPU taken: its wait goes on (queued_at stays, for the wait bound),
+	 * and it is placed as the wakeup it may have been, free to preempt.
+	 */
+	if (unrun)
+		e.flags |= SCX_ENQ_WAKEUP;
+	else
+		e.tctx->queued_at = e.now;
 	e.key = task_key(p, e.tctx, e.policy, e.now, &e.slice);
 
 	if ((enq_flags & SCX_ENQ_LAST) &&

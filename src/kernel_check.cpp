@@ -124,8 +124,8 @@ Result<KernelSymbols> KernelSymbols::running()
 		}
 		// sched_ext's enum values (a flag a form needs, SCX_ENQ_IMMED)
 		auto add_scx = [&](uint32_t name_off) {
-			std::string_view name = btf__name_by_offset(btf, name_off);
-			if (name.starts_with("SCX_"))
+			const char *name = btf__name_by_offset(btf, name_off);
+			if (name && std::string_view(name).starts_with("SCX_"))
 				names.emplace(name);
 		};
 		if (btf_is_enum(t)) {

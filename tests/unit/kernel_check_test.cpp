@@ -92,6 +92,19 @@ TEST(KernelCheck, PeekOnlyFrom71)
 	EXPECT_EQ((*f)[BURST_COMPAT_INSERT], BURST_FORM_NEW);
 }
 
+TEST(KernelCheck, ImmedWhereTheKernelHasTheFlag)
+{
+	// a form that is an enum value, not a kfunc: 7.0 lacks it
+	auto k70 = kernel_7x();
+	k70.erase("SCX_ENQ_IMMED");
+	auto f = expected_forms(ks(k70, "7.0.5"), 0);
+	ASSERT_TRUE(f) << f.error().msg;
+	EXPECT_EQ((*f)[BURST_COMPAT_ENQ_IMMED], BURST_FORM_OLD);
+	auto g = expected_forms(ks(kernel_7x(), "7.1.0"), 0);
+	ASSERT_TRUE(g) << g.error().msg;
+	EXPECT_EQ((*g)[BURST_COMPAT_ENQ_IMMED], BURST_FORM_NEW);
+}
+
 TEST(KernelCheck, OlderKernelsTakeTheFallbacks)
 {
 	auto f = expected_forms(ks(kernel_613(), "6.13.2"), 0);

@@ -403,17 +403,17 @@ TEST_P(Vm, Foundation)
 	// of waiting at the head of CPU 1's local queue, where it got 53 ms a
 	// second (the ext_server's share) and the other hog 98 % of CPU 0 in
 	// a faithful-mode boot. Each must get a fifth of the window at least
-	// (an even split is a half), and the kernel must have given a task
-	// back (requeued, from before the hogs start; a hog pinned to CPU 1 is
-	// always there to preempt): this emulator does not always strand a
-	// hog without the flag, the count tells whether the flag did its
-	// work. Forced off (--debug-compat enq-immed) the kernel gives none
-	// back.
+	// (an even split is a half), and the kernel must have given back a
+	// task that a higher class preempted (requeued, from before the hogs
+	// start; a hog pinned to CPU 1 is always there for the spinner's
+	// wakeup to preempt): this emulator does not always strand a hog
+	// without the flag, the count tells whether the flag did its work.
+	// Forced off (--debug-compat enq-immed) the kernel gives none back.
 	for (const std::string t : {"RT", "RT_OFF"}) {
 		SCOPED_TRACE(t);
 		auto v = numbers(r.one(t + "_SHARE"));
-		ASSERT_EQ(v.size(), 5u) << r.one(t + "_SHARE");
-		double requeued = v[4] - v[3];
+		ASSERT_EQ(v.size(), 7u) << r.one(t + "_SHARE");
+		double requeued = v[4] - v[3], bounced = v[6] - v[5];
 		EXPECT_GT(v[2], 0) << r.one(t + "_SHARE");
 		if (t == "RT") {
 			EXPECT_GE(v[0], 0.2 * v[2]) << "hog 1 starved behind the real-time task: "
@@ -424,6 +424,7 @@ TEST_P(Vm, Foundation)
 					   << r.one(t + "_SHARE");
 		} else {
 			EXPECT_EQ(requeued, 0) << r.one(t + "_SHARE");
+			EXPECT_EQ(bounced, 0) << r.one(t + "_SHARE");
 			EXPECT_TRUE(contains(r.joined(t + "_ERR"), "enq-immed=fallback(forced)"))
 				<< r.joined(t + "_ERR");
 		}

@@ -128,17 +128,17 @@ fi
 # head of CPU 1's local queue for the next of those.
 # rt_case TAG ARGS: scx_burst ARGS;
 # TAG_SHARE: each hog's run time over 3 s of the spinner and the window,
-# in ms, and the count of tasks the kernel gave back to ops.enqueue (the
-# requeued stat: a higher class preempted them, the spinner's wakeup or
-# the stop class that moves a task taskset pins) before the hogs and after
-# the window.
+# in ms, then the requeued and bounced stats (tasks the kernel gave back
+# to ops.enqueue: preempted by a higher class, the spinner's wakeup or the
+# stop class that moves a task taskset pins; or before they ran) before
+# the hogs and after the window.
 rt_case() {
 	t=$1
 	shift
 	scx_burst --stats 0 "$@" > /tmp/rt.out 2> /tmp/rt.err &
 	daemon=$!
 	wait_state enabled 30
-	q0=$(total_stat requeued)
+	q0=$(total_stat requeued) u0=$(total_stat bounced)
 	taskset -c 1 sh -c 'exec sh -c "while :; do :; done"' &
 	pin=$!
 	taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
@@ -147,7 +147,7 @@ rt_case() {
 	h2=$!
 	sleep 1
 	# it sleeps first: its wakeup preempts whichever task of ours runs on
-	# CPU 1, mid-slice (the kernel gives that one back to ops.enqueue)
+	# CPU 1, mid-slice (with SCX_ENQ_IMMED the kernel gives it back)
 	chrt -f 50 taskset -c 1 sh -c 'sleep 0.2; exec sh -c "while :; do :; done"' &
 	rt=$!
 	sleep 0.5
@@ -156,10 +156,10 @@ rt_case() {
 	sleep 3
 	a1=$(runtime $h1); b1=$(runtime $h2)
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	q1=$(total_stat requeued)
+	q1=$(total_stat requeued) u1=$(total_stat bounced)
 	tag ${t}_SHARE $(( (a1 - a0) / 1000000 )) $(( (b1 - b0) / 1000000 )) \
 		$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }') \
-		"$q0" "$q1"
+		"$q0" "$q1" "$u0" "$u1"
 	kill $rt $h1 $h2 $pin
 	wait $rt $h1 $h2 $pin 2>/dev/null
 	tag ${t}_STATE $(state)
