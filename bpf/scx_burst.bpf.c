@@ -1521,9 +1521,11 @@ static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 	e.tctx->flags = task_flags(p);
 	/*
 	 * A task the kernel bounced before it ran was put in a local queue
-	 * to run at once (an idle CPU's, or by ops.dispatch), and found that
-	 * CPU taken: its wait goes on (queued_at stays, for the wait bound),
-	 * and it is placed as the wakeup it may have been, free to preempt.
+	 * to run at once (an idle CPU's, a fully idle core's, or by
+	 * ops.dispatch) and found that CPU taken: its wait goes on (queued_at
+	 * stays, for the wait bound), and as it was chosen to run at once it
+	 * is placed as a wakeup would be, free to preempt, whether it woke or
+	 * its slice had ended.
 	 */
 	if (unrun)
 		e.flags |= SCX_ENQ_WAKEUP;

@@ -128,10 +128,10 @@ fi
 # head of CPU 1's local queue for the next of those.
 # rt_case TAG ARGS: scx_burst ARGS;
 # TAG_SHARE: each hog's run time over 3 s of the spinner and the window,
-# in ms, then the requeued and bounced stats (tasks the kernel gave back
-# to ops.enqueue: preempted by a higher class, the spinner's wakeup or the
-# stop class that moves a task taskset pins; or before they ran) before
-# the hogs and after the window.
+# in ms, then requeued before the hogs and after the window, then bounced
+# the same (tasks the kernel gave back to ops.enqueue: preempted by a
+# higher class, the spinner's wakeup or the stop class that moves a task
+# taskset pins; or before they ran).
 rt_case() {
 	t=$1
 	shift
