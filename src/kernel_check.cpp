@@ -113,6 +113,12 @@ Result<KernelSymbols> KernelSymbols::running()
 			    std::strerror(errno) +
 			    "; scx_burst needs a kernel built with CONFIG_DEBUG_INFO_BTF");
 	std::set<std::string> names;
+	// sched_ext's enum values (a flag a form needs, SCX_ENQ_IMMED)
+	auto add_scx = [&](uint32_t name_off) {
+		const char *name = btf__name_by_offset(btf, name_off);
+		if (name && std::string_view(name).starts_with("SCX_"))
+			names.emplace(name);
+	};
 	uint32_t n = btf__type_cnt(btf);
 	for (uint32_t id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -122,12 +128,6 @@ Result<KernelSymbols> KernelSymbols::running()
 			names.emplace(btf__name_by_offset(btf, t->name_off));
 			continue;
 		}
-		// sched_ext's enum values (a flag a form needs, SCX_ENQ_IMMED)
-		auto add_scx = [&](uint32_t name_off) {
-			const char *name = btf__name_by_offset(btf, name_off);
-			if (name && std::string_view(name).starts_with("SCX_"))
-				names.emplace(name);
-		};
 		if (btf_is_enum(t)) {
 			const struct btf_enum *e = btf_enum(t);
 			for (uint16_t i = 0; i < btf_vlen(t); i++)

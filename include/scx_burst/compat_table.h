@@ -78,6 +78,6 @@ BURST_COMPAT(ENQ_IMMED, "enq-immed",
 	     "higher sched class preempts it; before it such a task waits "
 	     "at the head of that CPU's local queue for the CPU. "
 	     "ops.cpu_release's scx_bpf_reenqueue_local() is no substitute: "
-	     "where the kernel skips migration-disabled tasks (6.15 on) it "
-	     "puts the preempted task, current and migration-disabled by the "
-	     "BPF trampoline, back in that local queue (seen on 7.2)")
+	     "on 7.2 it puts the preempted task, still current and "
+	     "migration-disabled by the BPF trampoline (CONFIG_PREEMPT_RCU), "
+	     "back in that local queue")

@@ -139,12 +139,11 @@ rt_case() {
 	daemon=$!
 	wait_state enabled 30
 	q0=$(total_stat requeued) u0=$(total_stat bounced)
-	taskset -c 1 sh -c 'exec sh -c "while :; do :; done"' &
-	pin=$!
-	taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
-	h1=$!
-	taskset -c 0,1 sh -c 'exec sh -c "while :; do :; done"' &
-	h2=$!
+	hog taskset -c 1
+	hog taskset -c 0,1
+	h1=$HOG
+	hog taskset -c 0,1
+	h2=$HOG
 	sleep 1
 	# it sleeps first: its wakeup preempts whichever task of ours runs on
 	# CPU 1, mid-slice (with SCX_ENQ_IMMED the kernel gives it back)
@@ -160,8 +159,9 @@ rt_case() {
 	tag ${t}_SHARE $(( (a1 - a0) / 1000000 )) $(( (b1 - b0) / 1000000 )) \
 		$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }') \
 		"$q0" "$q1" "$u0" "$u1"
-	kill $rt $h1 $h2 $pin
-	wait $rt $h1 $h2 $pin 2>/dev/null
+	kill $rt
+	wait $rt 2>/dev/null
+	kill_hogs
 	tag ${t}_STATE $(state)
 	kill -INT $daemon
 	wait $daemon
