@@ -469,6 +469,46 @@ static __always_inline void burst_kick(s32 cpu, u64 flags)
 	scx_bpf_kick_cpu(cpu, flags);
 }
 
+/*
+ * Run-now moves.  A task put into a local queue to run at once on a CPU
+ * that is free (an idle CPU we claimed, a fully idle core, the
+ * dispatching CPU itself) goes through one of these three, which add
+ * SCX_ENQ_IMMED (burst_enq_immed(): 0 before 7.1).  With it, a task that
+ * cannot run at once, or that a real-time (or deadline, or stop) task
+ * preempts later in that run, comes back through ops.enqueue
+ * (SCX_ENQ_REENQ; burst_reenq_unrun() tells which) instead of waiting at
+ * the head of that local queue, out of every other CPU's reach, for as
+ * long as the other class keeps the CPU.  Nothing else calls
+ * burst_enq_immed().
+ *
+ * Three local inserts deliberately do without, as the kernel would hand
+ * the task straight back: the synchronous handoff (insert_direct(TO_WAKER))
+ * and ENQ_LAST's keep-local insert (enqueue_last()) target a CPU still
+ * running a task, and the preemption handoff (preempt_handoff(),
+ * SCX_ENQ_PREEMPT) would bounce whenever the victim's local queue holds
+ * another task.  A per-CPU kthread's insert goes without too: no other
+ * CPU could take it.
+ */
+static __always_inline void run_now_insert(struct task_struct *p,
+					   u64 local_dsq, u64 slice,
+					   u64 enq_flags)
+{
+	burst_dsq_insert(p, local_dsq, slice, enq_flags | burst_enq_immed());
+}
+
+/* The head of @dsq to this CPU's local queue; false if it was empty. */
+static __always_inline bool run_now_take(u64 dsq)
+{
+	return burst_dsq_move_to_local(dsq, burst_enq_immed());
+}
+
+/* The task @it is at to this CPU's local queue; false if it went. */
+static __always_inline bool run_now_move(struct bpf_iter_scx_dsq *it,
+					 struct task_struct *p)
+{
+	return burst_dsq_move(it, p, SCX_DSQ_LOCAL, burst_enq_immed());
+}
+
 static __always_inline u32 active_policy(void)
 {
 	return tunables.policy == BURST_POLICY_DEADLINE ?
@@ -1209,17 +1249,14 @@ enum direct_to {
  * its key and slice worked out as ops.enqueue would (queued_at for the
  * wait bound's bookkeeping).
  *
- * The local queue of an idle CPU we claimed runs the task at once, so
- * that insert carries SCX_ENQ_IMMED (burst_enq_immed()) as ops.dispatch's
- * moves do: a task that starts there and keeps the CPU slice after slice
- * (keep_prev()) never passes another move, and without it a real-time
- * task that takes the CPU would leave it at the head of that local queue,
- * out of every other CPU's reach, for as long as the real-time task runs.
- * If that CPU got a task in the meantime (an interrupt woke a per-CPU
- * kthread there), the kernel hands ours back to ops.enqueue, which places
- * it as a wakeup (burst_reenq_unrun()).  The waker's CPU is still running
- * the waker: with IMMED the kernel would hand the wakee straight back, so
- * a handoff goes without.
+ * The local queue of an idle CPU we claimed runs the task at once: a
+ * run-now insert (run_now_insert()), as ops.dispatch's moves are.  A task
+ * that starts there and keeps the CPU slice after slice (keep_prev())
+ * never passes another move, so this insert is its only chance at
+ * SCX_ENQ_IMMED.  If that CPU got a task in the meantime (an interrupt
+ * woke a per-CPU kthread there), the kernel hands ours back to
+ * ops.enqueue, which places it as a wakeup (burst_reenq_unrun()).  The
+ * waker's CPU is still running the waker, so a handoff is a plain insert.
  */
 static __always_inline void insert_direct(struct task_struct *p,
 					  struct burst_task_ctx *tctx,
@@ -1235,8 +1272,10 @@ static __always_inline void insert_direct(struct task_struct *p,
 				       key, 0);
 		return;
 	}
-	burst_dsq_insert(p, SCX_DSQ_LOCAL, slice,
-			 to == TO_IDLE ? burst_enq_immed() : 0);
+	if (to == TO_IDLE)
+		run_now_insert(p, SCX_DSQ_LOCAL, slice, 0);
+	else
+		burst_dsq_insert(p, SCX_DSQ_LOCAL, slice, 0);
 	stat_inc(BURST_STAT_direct);
 }
 
@@ -1355,8 +1394,8 @@ static bool enqueue_last(struct task_struct *p, s32 cpu, u64 slice,
 		core = scx_bpf_pick_idle_cpu(cpus, SCX_PICK_IDLE_CORE);
 
 		if (core >= 0) {
-			burst_dsq_insert(p, SCX_DSQ_LOCAL_ON | core, slice,
-					   enq_flags | burst_enq_immed());
+			run_now_insert(p, SCX_DSQ_LOCAL_ON | core, slice,
+				       enq_flags);
 			burst_kick(core, SCX_KICK_IDLE);
 			stat_add(st, BURST_STAT_core_move, 1);
 			return true;
@@ -1557,7 +1596,7 @@ void BPF_STRUCT_OPS(burst_enqueue, struct task_struct *p, u64 enq_flags)
 static __always_inline bool take_from(u64 dsq)
 {
 	step();
-	return burst_dsq_move_to_local(dsq, burst_enq_immed());
+	return run_now_take(dsq);
 }
 
 /*
@@ -1586,8 +1625,7 @@ __noinline int rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
 		if (!tctx || (s64)(now - tctx->queued_at) < (s64)threshold)
 			continue;
 		burst_dsq_move_set_slice(BPF_FOR_EACH_ITER, slice);
-		if (burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL,
-				   burst_enq_immed())) {
+		if (run_now_move(BPF_FOR_EACH_ITER, p)) {
 			stat_inc(BURST_STAT_rescue);
 			return true;
 		}
@@ -1759,8 +1797,7 @@ __noinline int warm_take(u64 dsq, s32 cpu, u32 policy, u64 cap, bool capped)
 		    burst_warm_score_ok(score, head_score) &&
 		    scx_bpf_task_cpu(p) == cpu &&
 		    bpf_cpumask_test_cpu(cpu, p->cpus_ptr) &&
-		    burst_dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL,
-				   burst_enq_immed())) {
+		    run_now_move(BPF_FOR_EACH_ITER, p)) {
 			moved = true;
 			break;
 		}
