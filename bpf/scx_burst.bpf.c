@@ -1626,7 +1626,9 @@ __noinline int rescue_from(u64 dsq, s32 cpu, u64 now, u64 threshold)
 			continue;
 		burst_dsq_move_set_slice(BPF_FOR_EACH_ITER, slice);
 		if (run_now_move(BPF_FOR_EACH_ITER, p)) {
-			stat_inc(BURST_STAT_rescue);
+			/* counted when it runs: a bounce (ops.enqueue
+			 * clears the flag) and a second rescue count once */
+			tctx->flags |= BURST_TASK_RESCUED;
 			return true;
 		}
 	}
@@ -2085,6 +2087,10 @@ void BPF_STRUCT_OPS(burst_running, struct task_struct *p)
 		tctx->queued_at = 0;
 	}
 
+	if (tctx->flags & BURST_TASK_RESCUED) {
+		tctx->flags &= ~BURST_TASK_RESCUED;
+		stat_add(st, BURST_STAT_rescue, 1);
+	}
 	if (tctx->score) {
 		stat_add(st, BURST_STAT_runs_scored, 1);
 		stat_add(st, BURST_STAT_score_sum, tctx->score);

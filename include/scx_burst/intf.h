@@ -130,6 +130,7 @@ enum burst_task_flags {
 	BURST_TASK_PINNED	= 1 << 0,	/* may run on one CPU only */
 	BURST_TASK_IDLE_CLASS	= 1 << 1,	/* SCHED_IDLE */
 	BURST_TASK_BATCH	= 1 << 2,	/* SCHED_BATCH */
+	BURST_TASK_RESCUED	= 1 << 3,	/* moved by the wait bound's rescue, not run yet */
 };
 
 /* Slots of the per-CPU stats array, from the one stats table. */

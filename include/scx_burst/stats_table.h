@@ -43,7 +43,7 @@ BURST_STAT(hotplug_moved,    SUM, core,     "hp_move", "tasks moved from the que
 BURST_STAT(core_move,        SUM, core,     "core_mv", "tasks moved off a CPU whose SMT sibling is busy to a fully idle core")
 BURST_STAT(requeued,         SUM, core,     "requeue", "tasks a higher sched class (or core scheduling) preempted that the kernel gave back to ops.enqueue (SCX_ENQ_REENQ; compat_table.h, enq-immed)")
 BURST_STAT(bounced,          SUM, core,     "bounce",  "tasks inserted to run at once in a local queue whose CPU turned out taken, given back to ops.enqueue before they ran")
-BURST_STAT(rescue,           SUM, wait,     "rescue",  "tasks run ahead of the queue order because they had waited half of max_wait_ms")
+BURST_STAT(rescue,           SUM, wait,     "rescue",  "tasks run ahead of the queue order because they had waited half of max_wait_ms (counted when they start running)")
 BURST_STAT(max_wait_us,      MAX, wait,     "maxw_us", "longest runnable wait seen on this CPU in the interval, in us (waits that ended here, and still-running waits seen by the age check)")
 BURST_STAT(select_calls,       SUM, steps, "c_sel",   "ops.select_cpu calls")
 BURST_STAT(select_steps,       SUM, steps, "s_sel",   "steps ops.select_cpu took (queue looks, cpumask searches; policy.h, BURST_STEPS_MAX_SELECT)")
