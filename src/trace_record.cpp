@@ -28,6 +28,7 @@
 #include "scx_burst/signal_fd.hpp"
 #include "scx_burst/sysfs.hpp"
 #include "scx_burst/topology.hpp"
+#include "scx_burst/trace_window.hpp"
 #include "scx_burst/tunables.hpp"
 
 namespace scx_burst::trace {
@@ -128,11 +129,9 @@ Result<> read_online(uint64_t (&mask)[BURST_CPUMASK_WORDS])
 	return {};
 }
 
-// What the recorder has drained so far: the events of [start_ns, end_ns].
+// What the recorder has drained so far (trace_window.hpp).
 struct Sink {
-	std::vector<burst_trace_event> events;
-	uint64_t start_ns = 0;
-	uint64_t end_ns = UINT64_MAX;
+	EventWindow window;
 	uint64_t short_records = 0;	// never expected: same header both sides
 };
 
@@ -143,9 +142,7 @@ int on_event(void *ctx, void *data, size_t size)
 		sink->short_records++;
 		return 0;
 	}
-	const auto *e = static_cast<const burst_trace_event *>(data);
-	if (e->ts_ns >= sink->start_ns && e->ts_ns <= sink->end_ns)
-		sink->events.push_back(*e);
+	sink->window.add(*static_cast<const burst_trace_event *>(data));
 	return 0;
 }
 
@@ -225,7 +222,8 @@ public:
 			return fail("cannot attach to the scheduler tracepoints: " + errstr(err));
 		// The recording starts once every program is attached (that
 		// takes a while on a slow machine); earlier events are dropped.
-		tr.start_ns_ = tr.sink_->start_ns = monotonic_ns();
+		tr.sink_->window.max_events = t.max_events;
+		tr.start_ns_ = tr.sink_->window.start_ns = monotonic_ns();
 		tr.lost_before_ = tr.lost();
 		return tr;
 	}
@@ -233,7 +231,9 @@ public:
 	int ring_fd() const { return ring_buffer__epoll_fd(ring_.get()); }
 	bool scores() const { return scores_; }
 	uint64_t start_ns() const { return start_ns_; }
-	uint64_t nr_events() const { return sink_->events.size(); }
+	uint64_t nr_events() const { return sink_->window.events.size(); }
+	// --max-events were kept and another came: time to stop.
+	bool full() const { return sink_->window.full(); }
 
 	// Whatever the ring holds now.
 	Result<> drain()
@@ -258,22 +258,19 @@ public:
 	}
 
 	// Detaches, drains what is left and returns every event up to
-	// @end_ns (detaching takes a while on a slow machine), sorted.
-	Result<std::vector<burst_trace_event>> stop(uint64_t end_ns)
+	// *@end_ns (detaching takes a while on a slow machine), sorted; at
+	// the --max-events cap *@end_ns moves back to just before the first
+	// event refused (EventWindow::finish()).
+	Result<std::vector<burst_trace_event>> stop(uint64_t *end_ns)
 	{
-		sink_->end_ns = end_ns;
+		sink_->window.end_ns = *end_ns;
 		burst_trace__detach(skel_.get());
 		if (auto r = drain(); !r)
 			return std::unexpected(r.error());
 		if (sink_->short_records)
 			return fail(std::to_string(sink_->short_records) +
 				    " ring buffer records were shorter than an event");
-		auto events = std::move(sink_->events);
-		// One ring for all CPUs: records reach it almost, not exactly,
-		// in time order.
-		std::stable_sort(events.begin(), events.end(),
-				 [](const auto &a, const auto &b) { return a.ts_ns < b.ts_ns; });
-		return events;
+		return sink_->window.finish(*end_ns);
 	}
 
 private:
@@ -338,6 +335,13 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 			return fail(std::string("poll: ") + strerror(errno));
 		if (auto r = tr->drain(); !r)
 			return std::unexpected(r.error());
+		if (tr->full()) {
+			h.end_ns = monotonic_ns();
+			spdlog::warn("the recording reached --max-events {} after {:.1f} s "
+				     "and ends there; a larger --max-events records longer",
+				     t.max_events, (h.end_ns - h.start_ns) / 1e9);
+			break;
+		}
 		if (fds[1].revents & POLLIN) {
 			h.end_ns = monotonic_ns();
 			spdlog::info("{}: stopping the recording", strsignal(sig.take()));
@@ -347,7 +351,7 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 	// The last line marks the end of the recording (scripts wait for it);
 	// its counts are those drained so far, the summary has the final ones.
 	progress.update((h.end_ns - h.start_ns) / 1e9, tr->nr_events(), tr->lost(), true);
-	auto events = tr->stop(h.end_ns);
+	auto events = tr->stop(&h.end_ns);
 	if (!events)
 		return std::unexpected(events.error());
 	rec.events = std::move(*events);
@@ -392,6 +396,11 @@ CLI::App *add_trace_command(CLI::App &app, TraceOptions &t)
 					return v && !(v & (v - 1)) ? "" : s + " is not a power of two";
 				},
 				"POWER OF 2"))
+		->capture_default_str();
+	sub->add_option("--max-events", t.max_events,
+			"keep at most N events (88 bytes each in memory); a recording "
+			"that reaches it ends there, with a warning")
+		->check(CLI::Range((uint64_t)1000, (uint64_t)100000000))
 		->capture_default_str();
 	sub->add_option("--from", t.from,
 			"make the outputs again from a saved events.bin; records nothing, "

@@ -38,6 +38,7 @@ TEST(TraceCli, Defaults)
 	EXPECT_EQ(t.duration_s, 10);
 	EXPECT_EQ(t.out_dir, "scx_burst-trace");
 	EXPECT_EQ(t.ringbuf_kb, 16384u);
+	EXPECT_EQ(t.max_events, 1000000u);
 	EXPECT_TRUE(t.filter.pids.empty());
 	EXPECT_TRUE(t.filter.comms.empty());
 	EXPECT_TRUE(t.from.empty());
@@ -47,7 +48,8 @@ TEST(TraceCli, ValuesReachOptions)
 {
 	TraceOptions t;
 	ASSERT_EQ(parse({"trace", "--duration", "2.5", "--out", "/tmp/x", "--pid", "12", "--pid",
-			 "34", "--comm", "make", "--ringbuf-kb", "64", "--from", "e.bin"},
+			 "34", "--comm", "make", "--ringbuf-kb", "64", "--max-events", "5000",
+			 "--from", "e.bin"},
 			t),
 		  0);
 	EXPECT_EQ(t.duration_s, 2.5);
@@ -55,6 +57,7 @@ TEST(TraceCli, ValuesReachOptions)
 	EXPECT_EQ(t.filter.pids, (std::vector<int>{12, 34}));
 	EXPECT_EQ(t.filter.comms, (std::vector<std::string>{"make"}));
 	EXPECT_EQ(t.ringbuf_kb, 64u);
+	EXPECT_EQ(t.max_events, 5000u);
 	EXPECT_EQ(t.from, "e.bin");
 }
 
@@ -68,6 +71,9 @@ TEST(TraceCli, BadValuesAreUsageErrors)
 		{"trace", "--duration", "x"},
 		{"trace", "--pid", "0"},
 		{"trace", "--pid", "-5"},
+		{"trace", "--max-events", "999"},
+		{"trace", "--max-events", "100000001"},
+		{"trace", "--max-events", "-1"},
 	};
 	for (const auto &args : bad) {
 		TraceOptions t;

@@ -1793,6 +1793,26 @@ TEST_P(Vm, Trace)
 	EXPECT_TRUE(contains(r.joined("SMALL_ERR"), "events were lost: the ring buffer (4 KiB)"))
 		<< r.joined("SMALL_ERR");
 
+	// --max-events 2000 under a context-switch storm with --duration 60:
+	// the recording ends at the cap (long before 60 s), warns, and keeps
+	// at most 2000 events (the window ends before the first refused one).
+	{
+		EXPECT_EQ(r.one("CAP_RC"), "0") << r.joined("CAP_ERR");
+		EXPECT_LT(std::atof(r.one("CAP_WALL").c_str()), 40.0) << r.one("CAP_WALL");
+		EXPECT_TRUE(contains(r.joined("CAP_ERR"), "the recording reached --max-events 2000"))
+			<< r.joined("CAP_ERR");
+		std::map<std::string, uint64_t> f;
+		for (const auto &w : words(r.one("CAP_SUMMARY"))) {
+			auto colon = w.find("\":");
+			if (w.size() > 2 && w[0] == '"' && colon != std::string::npos)
+				f.emplace(w.substr(1, colon - 1), std::stoull(w.substr(colon + 2)));
+		}
+		ASSERT_EQ(f.size(), 3u) << r.one("CAP_SUMMARY");
+		EXPECT_LE(f["nr_events"], 2000u) << r.one("CAP_SUMMARY");
+		EXPECT_GT(f["nr_events"], 0u) << r.one("CAP_SUMMARY");
+		EXPECT_LT(f["end_ns"] - f["start_ns"], 30000000000ull) << r.one("CAP_SUMMARY");
+	}
+
 	// --from, as nobody: the same summary from the saved events.bin.
 	EXPECT_EQ(r.one("FROM_RC"), "0") << r.joined("FROM_ERR");
 	EXPECT_EQ(r.one("FROM_SAME"), "0");

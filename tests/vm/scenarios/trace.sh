@@ -96,6 +96,20 @@ wait $sw
 tag SMALL_LOST $(grep -o '"lost_events": *[0-9]*' /tmp/tr_small/summary.json | grep -o '[0-9]*$')
 send_file SMALL_ERR /tmp/small.err
 
+# --- --max-events: a long --duration under a context-switch storm ends at
+# the cap, with a warning, and keeps at most that many events
+stress-ng --switch 2 --timeout 60 > /dev/null 2>&1 &
+sw=$!
+sleep 1
+t0=$(cut -d' ' -f1 /proc/uptime)
+scx_burst trace --duration 60 --max-events 2000 --out /tmp/tr_cap > /dev/null 2> /tmp/cap.err
+tag CAP_RC $?
+tag CAP_WALL $(awk -v a=$t0 -v b=$(cut -d' ' -f1 /proc/uptime) 'BEGIN { printf "%.1f", b - a }')
+kill $sw 2>/dev/null
+wait $sw 2>/dev/null
+tag CAP_SUMMARY $(tr -d ' \n' < /tmp/tr_cap/summary.json | grep -oE '"(nr_events|start_ns|end_ns)":[0-9]+' | tr '\n' ' ')
+send_file CAP_ERR /tmp/cap.err
+
 # --- re-analysis of a saved recording, as nobody -------------------------
 chmod 1777 /tmp
 chmod -R a+rX /tmp/tr_BURST

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+// EventWindow (trace_window.hpp): what a recording keeps, and where its
+// window ends when --max-events is reached.
+#include <gtest/gtest.h>
+
+#include "scx_burst/trace_window.hpp"
+
+namespace {
+
+using scx_burst::trace::EventWindow;
+
+burst_trace_event at(uint64_t ts)
+{
+	burst_trace_event e{};
+	e.ts_ns = ts;
+	e.kind = BURST_TR_SWITCH;
+	return e;
+}
+
+std::vector<uint64_t> times(const std::vector<burst_trace_event> &v)
+{
+	std::vector<uint64_t> t;
+	for (const auto &e : v)
+		t.push_back(e.ts_ns);
+	return t;
+}
+
+TEST(TraceWindow, KeepsTheWindowSorted)
+{
+	EventWindow w;
+	w.start_ns = 100;
+	for (uint64_t t : {90, 130, 110, 120, 99})
+		w.add(at(t));
+	w.end_ns = 125;		// the stop: 130 came before it, and goes
+	w.add(at(126));		// drained after the stop: dropped
+	w.add(at(125));
+	EXPECT_FALSE(w.full());
+	uint64_t end = 0;
+	auto ev = w.finish(end);
+	EXPECT_EQ(end, 125u);
+	EXPECT_EQ(times(ev), (std::vector<uint64_t>{110, 120, 125}));
+}
+
+// Records arrive almost in time order: an event refused at the cap may be
+// earlier than some kept ones.  The window then ends just before it, and
+// no event of the window's span is missing.
+TEST(TraceWindow, TheCapEndsTheWindowBeforeTheFirstRefusedEvent)
+{
+	EventWindow w;
+	w.start_ns = 0;
+	w.max_events = 4;
+	for (uint64_t t : {10, 20, 40, 50})
+		w.add(at(t));
+	EXPECT_FALSE(w.full());
+	w.add(at(30));		// later in the ring, earlier in time
+	w.add(at(60));
+	w.add(at(25));		// refused after the stop: still counts
+	EXPECT_TRUE(w.full());
+	EXPECT_EQ(w.events.size(), 4u);
+	uint64_t end = 0;
+	auto ev = w.finish(end);
+	EXPECT_EQ(end, 24u);
+	EXPECT_EQ(times(ev), (std::vector<uint64_t>{10, 20}));
+	for (uint64_t t : times(ev))
+		EXPECT_LE(t, end);
+}
+
+TEST(TraceWindow, TheCapNeverExtendsTheEnd)
+{
+	EventWindow w;
+	w.max_events = 1;
+	w.add(at(5));
+	w.add(at(50));
+	w.end_ns = 20;
+	uint64_t end = 0;
+	auto ev = w.finish(end);
+	EXPECT_EQ(end, 20u);
+	EXPECT_EQ(times(ev), (std::vector<uint64_t>{5}));
+}
+
+TEST(TraceWindow, MemoryStaysBounded)
+{
+	EventWindow w;
+	w.max_events = 1000;
+	for (uint64_t t = 1; t <= 100000; t++)
+		w.add(at(t));
+	EXPECT_EQ(w.events.size(), 1000u);
+	EXPECT_EQ(w.first_refused_ns, 1001u);
+	uint64_t end = 0;
+	EXPECT_EQ(w.finish(end).size(), 1000u);
+	EXPECT_EQ(end, 1000u);
+}
+
+}  // namespace
