@@ -287,7 +287,7 @@ private:
 	bool scores_ = false;
 };
 
-// Records until --duration or SIGINT/SIGTERM.
+// Records until --duration, SIGINT/SIGTERM or --max-events.
 Result<Recording> record(const Options &opts, const TraceOptions &t)
 {
 	if (auto r = check_root(); !r)
@@ -335,11 +335,8 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 			return fail(std::string("poll: ") + strerror(errno));
 		if (auto r = tr->drain(); !r)
 			return std::unexpected(r.error());
-		if (tr->full()) {
+		if (tr->full()) {	// warned below, with the window's end
 			h.end_ns = monotonic_ns();
-			spdlog::warn("the recording reached --max-events {} after {:.1f} s "
-				     "and ends there; a larger --max-events records longer",
-				     t.max_events, (h.end_ns - h.start_ns) / 1e9);
 			break;
 		}
 		if (fds[1].revents & POLLIN) {
@@ -355,6 +352,11 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 	if (!events)
 		return std::unexpected(events.error());
 	rec.events = std::move(*events);
+	// also when the last drain, after the loop, reached the cap
+	if (tr->full())
+		spdlog::warn("the recording reached --max-events {} after {:.1f} s "
+			     "and ends there; a larger --max-events records longer",
+			     t.max_events, (h.end_ns - h.start_ns) / 1e9);
 	h.nr_events = rec.events.size();
 	h.lost_events = tr->lost();
 	if (h.lost_events)
@@ -372,7 +374,7 @@ CLI::App *add_trace_command(CLI::App &app, TraceOptions &t)
 		"trace", "record scheduling events under any scheduler and write "
 			 "trace.json, SVG pictures and a summary into --out (docs/trace.md)");
 	sub->fallthrough();	/* trace --ctl-socket P, -v */
-	sub->add_option("--duration", t.duration_s, "record for SECONDS (or until SIGINT)")
+	sub->add_option("--duration", t.duration_s, "record for SECONDS (or until SIGINT, or --max-events)")
 		->check(CLI::Range(0.1, 86400.0))
 		->capture_default_str();
 	sub->add_option("--out", t.out_dir, "write events.bin and the outputs into DIR")

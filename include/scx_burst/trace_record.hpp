@@ -23,8 +23,9 @@ struct TraceOptions {
 	// The ring buffer between BPF and the recorder: a power of two, at
 	// least a page.  Sized for ~0.1 s of events of a busy 64-CPU machine.
 	uint32_t ringbuf_kb = 16384;
-	// Events kept at most (88 bytes each): 1M is 84 MiB, 200 s of a busy
-	// 4-CPU machine; the recording ends early when it is reached.
+	// Events kept at most (88 bytes each): 1M is 84 MiB (about twice
+	// that at peak: the vector's growth, the sort), 200 s of a busy 4-CPU
+	// machine; the recording ends early when it is reached.
 	uint64_t max_events = 1000000;
 	std::string from;	// re-analyse this events.bin, record nothing
 };

@@ -46,8 +46,9 @@ struct EventWindow {
 		std::stable_sort(events.begin(), events.end(),
 				 [](const auto &a, const auto &b) { return a.ts_ns < b.ts_ns; });
 		end = end_ns;
-		if (full())
-			end = std::min(end, first_refused_ns ? first_refused_ns - 1 : 0);
+		if (full())	// never before the start (a refused event at start_ns)
+			end = std::max(std::min(end, first_refused_ns ? first_refused_ns - 1 : 0),
+				       start_ns);
 		auto cut = std::upper_bound(events.begin(), events.end(), end,
 					    [](uint64_t t, const auto &e) { return t < e.ts_ns; });
 		events.erase(cut, events.end());

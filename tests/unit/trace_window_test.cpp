@@ -78,6 +78,21 @@ TEST(TraceWindow, TheCapNeverExtendsTheEnd)
 	EXPECT_EQ(times(ev), (std::vector<uint64_t>{5}));
 }
 
+// A refused event at the window's very start: the window still cannot
+// end before it starts (events.bin's reader refuses that).
+TEST(TraceWindow, TheEndNeverPrecedesTheStart)
+{
+	EventWindow w;
+	w.start_ns = 100;
+	w.max_events = 1;
+	w.add(at(150));
+	w.add(at(100));
+	uint64_t end = 0;
+	auto ev = w.finish(end);
+	EXPECT_EQ(end, 100u);
+	EXPECT_TRUE(ev.empty());
+}
+
 TEST(TraceWindow, MemoryStaysBounded)
 {
 	EventWindow w;
