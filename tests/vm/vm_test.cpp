@@ -405,8 +405,10 @@ TEST_P(Vm, Foundation)
 	// a faithful-mode boot. Each must get a fifth of the window at least
 	// (an even split is a half), and the kernel must have given back a
 	// task that a higher class preempted (requeued, from before the hogs
-	// start; a hog pinned to CPU 1 is always there for the spinner's
-	// wakeup to preempt): this emulator does not always strand a hog
+	// start; a hog pinned to CPU 1 is always there for the real-time
+	// task's wakeups to preempt, about 50 in a second before the spinner,
+	// one failed run in 4 when there was only the spinner's): this
+	// emulator does not always strand a hog
 	// without the flag, the count tells whether the flag did its work.
 	// Forced off (--debug-compat enq-immed) the kernel gives none back.
 	for (const std::string t : {"RT", "RT_OFF"}) {

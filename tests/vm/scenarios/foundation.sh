@@ -130,7 +130,7 @@ fi
 # TAG_SHARE: each hog's run time over 3 s of the spinner and the window,
 # in ms, then requeued before the hogs and after the window, then bounced
 # the same (tasks the kernel gave back to ops.enqueue: preempted by a
-# higher class, the spinner's wakeup or the stop class that moves a task
+# higher class, the real-time wakeups or the stop class that moves a task
 # taskset pins; or before they ran).
 rt_case() {
 	t=$1
@@ -145,8 +145,13 @@ rt_case() {
 	hog taskset -c 0,1
 	h2=$HOG
 	sleep 1
-	# it sleeps first: its wakeup preempts whichever task of ours runs on
-	# CPU 1, mid-slice (with SCX_ENQ_IMMED the kernel gives it back)
+	# a real-time task on CPU 1 that wakes every 20 ms for about a second:
+	# each wakeup preempts the task of ours running there mid-slice (with
+	# SCX_ENQ_IMMED the kernel gives it back), so a few lost to the
+	# emulator's timing (a slice that ends as the wakeup comes) cannot
+	# leave none
+	chrt -f 50 taskset -c 1 sh -c 'i=0; while [ $i -lt 50 ]; do usleep 20000; i=$((i + 1)); done'
+	# then one that spins: it sleeps first, so its wakeup preempts too
 	chrt -f 50 taskset -c 1 sh -c 'sleep 0.2; exec sh -c "while :; do :; done"' &
 	rt=$!
 	sleep 0.5
