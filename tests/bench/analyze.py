@@ -61,6 +61,17 @@ TRACE_PICTURES = {"cpus": ("cpus.svg", "which task ran on each CPU"),
                   "running_waiting": ("running_waiting.svg", "running / waiting tasks"),
                   "latency": ("latency.svg", "wakeup latency of the cyclictest threads")}
 TRACE_FILES = tuple(name for name, _ in TRACE_PICTURES.values()) + ("summary.json",)
+# the traced windows: "lat" experiment 1's (the main boot), "ia" the
+# saturated interactive workload's (the first mode=ia boot, an extra run)
+TRACE_KINDS = ("lat", "ia")
+# the parts of the saturated interactive workload, as benchprobe names
+# their counters (PART_migrations) and threads (ia_PART), and what the
+# report calls them
+IA_PARTS = ("hogs", "fork", "render", "pp")
+IA_PART_NAMES = {"hogs": "hogs", "fork": "fork workers and their children", "render": "renderer",
+                 "pp": "ping-pong"}
+# the results node of each kind of traced window
+TRACE_NODES = {"lat": "trace", "ia": "ia_trace"}
 # tracer stderr lines kept per scheduler
 MAX_TRACE_STDERR_LINES = 10
 
@@ -304,9 +315,9 @@ class Suite:
         self.error_exits = 0
         self.dmesg = {}               # message -> count
         self.daemon_stderr = []
-        self.traces = {}              # sched -> trace record
-        self.trace_files = {}         # (sched, file) -> (first line's place, [base64 lines])
-        self.trace_stderr = {}        # sched -> [tracer stderr lines]
+        self.traces = {}              # (kind, sched) -> trace record (TRACE_KINDS)
+        self.trace_files = {}         # (kind, sched, file) -> (first line's place, [base64 lines])
+        self.trace_stderr = {}        # (kind, sched) -> [tracer stderr lines]
         self.ia_runs = {}             # (boot, sched, rep, exp) -> ia record
         self.ia_latency = {}          # (boot, sched, rep) -> lat record of a mode=ia boot
         self.ia_floors = {}           # boot -> start floor record of a mode=ia boot
@@ -460,28 +471,30 @@ class Suite:
 
     def record_trace(self, boot, smp, fields, where):
         require(fields, ("sched", "rep", "rc", "started", "win_t0_ns", "win_t1_ns"), where)
-        if boot == "main":
-            self.traces[fields["sched"]] = fields
+        kind = trace_kind(boot)
+        if kind is not None:
+            self.traces[(kind, fields["sched"])] = dict(fields, boot=boot)
 
-    def add_trace_line(self, text, where):
-        """One "@@BTRACE SCHED FILE DATA" line: a base64 line of a gzipped
-        file, or a line of the tracer's stderr (FILE "stderr")."""
+    def add_trace_line(self, kind, text, where):
+        """One "@@BTRACE SCHED FILE DATA" line of a window of kind: a base64
+        line of a gzipped file, or a line of the tracer's stderr (FILE
+        "stderr")."""
         words = text.split(" ", 2)
         if len(words) < 2 or (words[1] != "stderr" and (len(words) < 3 or not words[2])):
             raise BenchError("%s: expected '@@BTRACE SCHED FILE DATA' (truncated log?)" % where)
         sched, name, data = (words + [""])[:3]
         if name == "stderr":
-            kept = self.trace_stderr.setdefault(sched, [])
+            kept = self.trace_stderr.setdefault((kind, sched), [])
             if len(kept) < MAX_TRACE_STDERR_LINES:
                 kept.append(data.replace("\t", " "))
             return
         if name not in TRACE_FILES:
             raise BenchError("%s: unknown trace file '%s'" % (where, name))
-        self.trace_files.setdefault((sched, name), (where, []))[1].append(data)
+        self.trace_files.setdefault((kind, sched, name), (where, []))[1].append(data)
 
-    def trace_file(self, sched, name):
+    def trace_file(self, kind, sched, name):
         """The bytes of a file the tracer made, None if it was not sent."""
-        entry = self.trace_files.get((sched, name))
+        entry = self.trace_files.get((kind, sched, name))
         if entry is None:
             return None
         where, chunks = entry
@@ -512,6 +525,15 @@ class Suite:
         return self.histograms.get((boot, hist_id), Histogram())
 
 
+def trace_kind(boot):
+    """The kind of window a boot's trace records are of (TRACE_KINDS):
+    experiment 1's in the main boot, the interactive workload's in a
+    mode=ia boot, None elsewhere."""
+    if boot == "main":
+        return "lat"
+    return "ia" if boot.startswith("ia") else None
+
+
 def read_log(suite, boot, path):
     """Feeds the @@B lines of one boot's console log to suite; returns
     whether the boot got to its '@@B end' record."""
@@ -527,8 +549,9 @@ def read_log(suite, boot, path):
             suite.add_dmesg(line[len("@@BDMESG "):], where)
             continue
         if line.startswith("@@BTRACE "):
-            if boot["boot"] == "main":
-                suite.add_trace_line(line[len("@@BTRACE "):], where)
+            kind = trace_kind(boot["boot"])
+            if kind is not None:
+                suite.add_trace_line(kind, line[len("@@BTRACE "):], where)
             continue
         if line.startswith("@@BERR "):
             if len(suite.daemon_stderr) < MAX_STDERR_LINES:
@@ -1079,10 +1102,11 @@ def target_results(suite, latency, throughput, domain, worst, vcpu_range, cost):
     return results
 
 
-def trace_summary(suite, sched, record):
+def trace_summary(suite, kind, sched, record):
     """The numbers of one traced window: summary.json's totals, and where
-    the recording lay against the latency window."""
-    raw = suite.trace_file(sched, "summary.json")
+    the recording lay against the measured window; for the interactive
+    workload also its parts' migrations (the selected tasks by comm)."""
+    raw = suite.trace_file(kind, sched, "summary.json")
     if raw is None:
         return {}
     try:
@@ -1102,7 +1126,15 @@ def trace_summary(suite, sched, record):
     def since(value, base):
         return round6((value - base) / 1e9) if is_number(value) and is_number(base) else None
 
-    return {
+    parts = {}
+    if kind == "ia":
+        for part in IA_PARTS:
+            tasks = [task for task in summary.get("tasks") or [] if task.get("comm") == "ia_" + part]
+            parts[part] = {"tasks": len(tasks),
+                           "migrations": sum(task.get("migrations") or 0 for task in tasks
+                                             if is_number(task.get("migrations")))}
+        parts = {"parts": parts, "migrations": round6(totals.get("migrations"))}
+    return dict({
         "scheduler": str(summary.get("scheduler", "")),
         "seconds": ns_to(duration, 1e9),
         "start_s": since(summary.get("start_ns"), record["win_t0_ns"]),
@@ -1121,45 +1153,66 @@ def trace_summary(suite, sched, record):
         "comm_wakeups": sum(task["latency_ns"]["count"] for task in threads),
         "comm_p99_us_max": ns_to(max((task["latency_ns"].get("p99") for task in threads
                                       if is_number(task["latency_ns"].get("p99"))), default=None), 1e3),
-    }
+    }, **parts)
 
 
-def trace_results(suite, pictures):
-    """Experiment 1's traced window; writes the pictures and summary.json
-    of every scheduler into the pictures directory (if given).  Nothing
-    when the boot traced no window."""
-    if not suite.traces:
-        return {}
-    params = suite.params
-    results = {"seconds": round6(params.get("trace_s")), "rep": round6(params.get("trace_rep")),
-               "ringbuf_kb": round6(params.get("trace_kb"))}
+def ia_trace_seconds(suite):
+    """The seconds of the interactive workload's traced run the mode=ia
+    boots asked for (their ia_trace_s), 0 when none did."""
+    asked = [params.get("ia_trace_s") for boot, params in suite.ia_params.items()
+             if boot.startswith("ia") and is_number(params.get("ia_trace_s"))]
+    return max(asked, default=0)
+
+
+def trace_results(suite, pictures, kind):
+    """The traced windows of kind (TRACE_KINDS); writes the pictures and
+    summary.json of every scheduler into the pictures directory (if
+    given).  Nothing when the boots traced no such window and asked for
+    none."""
+    if kind == "lat":
+        if not any(key[0] == kind for key in suite.traces):
+            return {}
+        params = suite.params
+        results = {"seconds": round6(params.get("trace_s")), "rep": round6(params.get("trace_rep")),
+                   "ringbuf_kb": round6(params.get("trace_kb"))}
+    else:
+        seconds = ia_trace_seconds(suite)
+        if not seconds and not any(key[0] == kind for key in suite.traces):
+            return {}
+        results = {"seconds": round6(seconds)}
     for sched in SCHEDULERS:
-        record = suite.traces.get(sched)
+        record = suite.traces.get((kind, sched))
         if record is None:
             continue
         entry = {"rc": record["rc"], "started": record["started"] == 1, "comm": str(record.get("comm", ""))}
-        entry.update(trace_summary(suite, sched, record))
+        if kind == "ia":
+            entry["boot"] = record["boot"]
+            results.setdefault("ringbuf_kb", round6(record.get("ringbuf_kb")))
+        entry.update(trace_summary(suite, kind, sched, record))
         entry["pictures"] = []
         for picture, (name, _) in TRACE_PICTURES.items():
-            data = suite.trace_file(sched, name)
+            data = suite.trace_file(kind, sched, name)
             if data is None:
                 continue
             entry["pictures"].append(picture)
             if pictures:
-                with open(os.path.join(pictures, trace_picture(suite.name, sched, picture)), "wb") as out:
+                with open(os.path.join(pictures, trace_picture(suite.name, sched, picture, kind)), "wb") as out:
                     out.write(data)
-        if pictures and (sched, "summary.json") in suite.trace_files:
-            with open(os.path.join(pictures, "%s-%s-summary.json" % (suite.name, sched)), "wb") as out:
-                out.write(suite.trace_file(sched, "summary.json"))
-        if suite.trace_stderr.get(sched):
-            entry["stderr"] = list(suite.trace_stderr[sched])
+        if pictures and (kind, sched, "summary.json") in suite.trace_files:
+            with open(os.path.join(pictures, trace_picture(suite.name, sched, "summary", kind, "json")),
+                      "wb") as out:
+                out.write(suite.trace_file(kind, sched, "summary.json"))
+        if suite.trace_stderr.get((kind, sched)):
+            entry["stderr"] = list(suite.trace_stderr[(kind, sched)])
         results[sched] = entry
     return results
 
 
-def trace_picture(suite, sched, picture):
-    """The file name of a trace picture in the pictures directory."""
-    return "%s-%s-%s.svg" % (suite, sched, picture)
+def trace_picture(suite, sched, picture, kind="lat", extension="svg"):
+    """The file name of a trace picture (or summary) in the pictures
+    directory: SUITE-SCHED-PICTURE, SUITE-ia-SCHED-PICTURE for the
+    interactive workload's window."""
+    return "%s-%s%s-%s.%s" % (suite, "" if kind == "lat" else kind + "-", sched, picture, extension)
 
 
 # ---- interactive workloads (issue 13) -------------------------------------------
@@ -1181,6 +1234,8 @@ IA_METRICS = (
     ("hogs_cpu_share", "hogs' run time, s per s", "higher", "%.3f"),
     ("sat_switches_per_s", "context switches/s (saturated)", "", "%.0f"),
     ("sat_migrations_per_s", "migrations/s (saturated)", "lower", "%.1f"),
+) + tuple(("sat_%s_migrations_per_s" % part, "migrations/s (saturated): %s" % IA_PART_NAMES[part], "lower", "%.1f")
+          for part in IA_PARTS) + (
     ("pp_idle_p50_us", "idle ping-pong round trip p50, us", "lower", "%.0f"),
     ("pp_idle_p99_us", "idle ping-pong round trip p99, us", "lower", "%.0f"),
     ("pp_idle_rate", "idle ping-pong round trips/s", "higher", "%.0f"),
@@ -1251,6 +1306,9 @@ def ia_run_metrics(suite, boot, sched, rep):
         prefix = {"sat": "", "mix": "mix_", "idle": ""}[exp]
         values["%s_switches_per_s" % exp] = per_second(switches, seconds)
         values["%s_migrations_per_s" % exp] = per_second(migrations, seconds)
+        if exp == "sat":
+            for part in IA_PARTS:
+                values["sat_%s_migrations_per_s" % part] = per_second(run.get(part + "_migrations"), seconds)
         if "render_frames" in run:
             wake, resp = summary(exp, "render_wake"), summary(exp, "render_resp")
             values[prefix + "render_wake_p50_us"] = wake["p50"]
@@ -1445,7 +1503,8 @@ def suite_results(suite, plot_data, pictures=None):
                "complete": all(boot["rc"] == 0 and boot["complete"] for boot in suite.boots)}
     results["stall_floor"] = stall_floor_results(suite, plot_data)
     results["latency"] = latency_results(suite, plot_data, latency_medians)
-    results["trace"] = trace_results(suite, pictures)
+    results["trace"] = trace_results(suite, pictures, "lat")
+    results["ia_trace"] = trace_results(suite, pictures, "ia")
     results["interactive"] = interactive_results(suite)
     results["throughput"] = throughput_results(suite, plot_data, throughput_medians)
     results["primary_domain"] = domain_results(suite, domain_medians)
@@ -1620,11 +1679,11 @@ def suites_of(results):
     return [(name, kernels.get(name) or {}) for name in get(results, "meta", "suites") or []]
 
 
-def trace_link(kernel, suite, sched, picture, plot_dir):
+def trace_link(kernel, suite, sched, picture, plot_dir, kind="lat"):
     """The link of a trace picture, None if it was not recorded."""
-    if picture not in (get(kernel, "trace", sched, "pictures") or []):
+    if picture not in (get(kernel, TRACE_NODES[kind], sched, "pictures") or []):
         return None
-    return "%s/trace/%s" % (plot_dir, trace_picture(suite, sched, picture))
+    return "%s/trace/%s" % (plot_dir, trace_picture(suite, sched, picture, kind))
 
 
 def missed_latency_note(kernel, suite, sched, plot_dir):
@@ -1744,7 +1803,7 @@ def ia_scheduler_title(sched):
     return scheduler_name(sched) if sched in SCHEDULERS else sched
 
 
-def report_interactive(results, lines):
+def report_interactive(results, lines, plot_dir):
     lines += [
         "## Interactive workloads (issue 13)",
         "",
@@ -1843,9 +1902,17 @@ def report_interactive(results, lines):
                 cells = []
                 for policy in POLICIES:
                     node = get(entry, "targets", target_name, policy)
-                    cells.append("%s: %s" % (met_text(node), text(get(node, "detail"))) if node else "")
+                    note = ""
+                    if group == "ia" and target_name == "migrations" and get(node, "met") == "no":
+                        link = trace_link(kernel, name, policy, "cpus", plot_dir, "ia")
+                        if link is not None:
+                            note = ("; by part in the rows above; where they ran: [which task ran on "
+                                    "each CPU](%s) (the saturated workload traced, below)" % link)
+                    cells.append("%s: %s%s" % (met_text(node), text(get(node, "detail")), note) if node else "")
                 lines.append("| %s | %s | %s |" % (description, cells[0], cells[1]))
             lines.append("")
+            if group == "ia":
+                report_ia_trace(kernel, name, lines, plot_dir)
         if interactive.get("skipped"):
             lines += ["%s kernel: schedulers that could not be loaded: %s." % (
                 name, "; ".join("`%s`" % item for item in interactive["skipped"])), ""]
@@ -1886,7 +1953,7 @@ def trace_line(entry):
             number_or_dash(entry.get("idle_waited_pct"), "%.1f %%"),
             latency_text(entry.get("latency_p50_us")), latency_text(entry.get("latency_p99_us")),
             latency_text(entry.get("latency_max_us")), number_or_dash(entry.get("wakeups"), "%.0f"),
-            number_or_dash(entry.get("comm_threads"), "%d"), text(entry.get("comm")),
+            number_or_dash(entry.get("comm_threads"), "%d"), text(entry.get("comm")).replace(",", ", "),
             number_or_dash(entry.get("comm_wakeups"), "%.0f"), latency_text(entry.get("comm_p99_us_max"))))
 
 
@@ -1897,9 +1964,68 @@ def latency_text(value):
     return "%.0f us" % value if value < 1000 else "%.1f ms" % (value / 1000)
 
 
+def trace_pictures_table(kernel, name, lines, plot_dir, kind, latency_title):
+    """The pictures of a traced window, a column per scheduler."""
+    lines += ["| picture | %s |" % " | ".join(scheduler_name(sched) for sched in SCHEDULERS),
+              "|---|---|---|---|"]
+    for picture, (_, title) in TRACE_PICTURES.items():
+        title = latency_title if picture == "latency" else title
+        cells = []
+        for sched in SCHEDULERS:
+            link = trace_link(kernel, name, sched, picture, plot_dir, kind)
+            cells.append("not recorded" if link is None else "[![%s: %s](%s)](%s)" % (
+                scheduler_name(sched), title, link, link))
+        lines.append("| %s | %s |" % (title, " | ".join(cells)))
+    lines.append("")
+
+
+def report_ia_trace(kernel, name, lines, plot_dir):
+    """The saturated interactive workload's traced run: its pictures, its
+    parts' migrations and a line per scheduler from its summary.json."""
+    trace = kernel.get("ia_trace") or {}
+    if not trace:
+        return
+    lines += ["#### %s kernel: the saturated workload traced" % name, ""]
+    if not any(sched in trace for sched in SCHEDULERS):
+        lines += ["Not traced (the boots asked for %s s, and no `@@B trace` record came)."
+                  % text(trace.get("seconds")), ""]
+        return
+    boots = sorted({str(get(trace, sched, "boot")) for sched in SCHEDULERS if sched in trace})
+    lines += [
+        "`scx_burst trace --duration %s --ringbuf-kb %s --comm ia_render --comm ia_pp --comm ia_fork"
+        % (text(trace.get("seconds")), text(trace.get("ringbuf_kb"))),
+        "--comm ia_hogs` of one more run of the saturated workload under EEVDF and both policies in",
+        "boot %s, after the measured repeats and not among them (the tracer's own work would" % ", ".join(boots),
+        "weigh on a measured run): started once the hogs ran, the workload stopped after the",
+        "recording.  benchprobe names its threads by part (`ia_PART`), so the summary gives each",
+        "part's migrations (`sched_migrate_task` events of the part's tasks; the fork children",
+        "carry their worker's name).  Pictures as in experiment 1; *wakeup latency*: the",
+        "workload's threads with the most wakeups (the ping-pong's, the fork workers', the",
+        "renderer's).",
+        "",
+    ]
+    trace_pictures_table(kernel, name, lines, plot_dir, "ia", "wakeup latency of the workload's threads")
+    lines += ["| migrations/s in the recording | %s |" % " | ".join(scheduler_name(sched) for sched in SCHEDULERS),
+              "|---|---|---|---|"]
+    for part in IA_PARTS + ("all",):
+        cells = []
+        for sched in SCHEDULERS:
+            seconds = get(trace, sched, "seconds")
+            count = (get(trace, sched, "migrations") if part == "all"
+                     else get(trace, sched, "parts", part, "migrations"))
+            cells.append(number_or_dash(per_second(count, seconds), "%.1f"))
+        lines.append("| %s | %s |" % ("every task of the guest" if part == "all" else IA_PART_NAMES[part],
+                                      " | ".join(cells)))
+    lines.append("")
+    for sched in SCHEDULERS:
+        entry = trace.get(sched)
+        lines.append("- %s: %s." % (scheduler_name(sched), "not traced" if entry is None else trace_line(entry)))
+    lines.append("")
+
+
 def report_trace(kernel, name, lines, plot_dir):
-    """The pictures of the traced window, side by side, and a line per
-    scheduler from its summary.json."""
+    """The pictures of experiment 1's traced window, side by side, and a
+    line per scheduler from its summary.json."""
     trace = kernel.get("trace") or {}
     lines += ["#### %s kernel: one window traced" % name, ""]
     if not any(sched in trace for sched in SCHEDULERS):
@@ -1916,17 +2042,8 @@ def report_trace(kernel, name, lines, plot_dir):
         "a CPU was idle while a task waited; *wakeup latency*: the share of each cyclictest",
         "thread's wakeups that ran within x.  Each picture links to itself at full size.",
         "",
-        "| picture | %s |" % " | ".join(scheduler_name(sched) for sched in SCHEDULERS),
-        "|---|---|---|---|",
     ]
-    for picture, (_, title) in TRACE_PICTURES.items():
-        cells = []
-        for sched in SCHEDULERS:
-            link = trace_link(kernel, name, sched, picture, plot_dir)
-            cells.append("not recorded" if link is None else "[![%s: %s](%s)](%s)" % (
-                scheduler_name(sched), title, link, link))
-        lines.append("| %s | %s |" % (title, " | ".join(cells)))
-    lines.append("")
+    trace_pictures_table(kernel, name, lines, plot_dir, "lat", TRACE_PICTURES["latency"][1])
     for sched in SCHEDULERS:
         entry = trace.get(sched)
         lines.append("- %s: %s." % (scheduler_name(sched), "not traced" if entry is None else trace_line(entry)))
@@ -2220,7 +2337,7 @@ def report(results, plot_dir="benchmarks"):
     report_faithful_mode(lines)
     report_targets(results, lines, plot_dir)
     report_latency(results, lines, plot_dir)
-    report_interactive(results, lines)
+    report_interactive(results, lines, plot_dir)
     report_throughput(results, lines, plot_dir)
     report_domain(results, lines)
     report_overhead(results, lines)
@@ -2381,12 +2498,18 @@ class Checker:
                         self.need_number("%s.%s.%s.ratio.median" % (prefix, sched, metric),
                                          "%s ratio, %s" % (what, sched))
             self.need_number(prefix + ".stall_floor.stalled_pct.median", what + ", stall floor")
+        # the saturated workload's traced run, when the ia boots asked for one
+        seconds = lookup(self.results, kernel + ".ia_trace.seconds")
+        if is_number(seconds) and seconds > 0:
+            for sched in SCHEDULERS:
+                self.check_trace(kernel, sched, "ia")
 
-    def check_trace(self, kernel, sched):
-        """The traced window of experiment 1: the tracer succeeded, its
-        summary has numbers and every picture came back."""
-        trace = "%s.trace.%s" % (kernel, sched)
-        what = "experiment 1 trace, " + sched
+    def check_trace(self, kernel, sched, kind="lat"):
+        """A traced window (experiment 1's, or the interactive workload's):
+        the tracer succeeded, its summary has numbers and every picture
+        came back."""
+        trace = "%s.%s.%s" % (kernel, TRACE_NODES[kind], sched)
+        what = ("experiment 1 trace, " if kind == "lat" else "interactive workload trace, ") + sched
         status = lookup(self.results, trace + ".rc")
         if status is MISSING:
             self.problems.append("%s missing (%s)" % (trace, what))
@@ -2395,6 +2518,9 @@ class Checker:
             self.problems.append("%s.rc: the tracer exited with status %s (%s)" % (trace, text(status), what))
         for key in ("lost_events", "idle_waited_ms", "latency_p50_us", "latency_p99_us"):
             self.need_number("%s.%s" % (trace, key), what)
+        if kind == "ia":
+            for part in IA_PARTS:
+                self.need_number("%s.parts.%s.migrations" % (trace, part), what)
         pictures = lookup(self.results, trace + ".pictures")
         pictures = pictures if isinstance(pictures, list) else []
         for picture in TRACE_PICTURES:

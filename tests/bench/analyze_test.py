@@ -132,6 +132,54 @@ class FixtureTest(unittest.TestCase):
                 self.assertGreater(entry[sched]["pp_idle_rate"]["value"]["median"], 0, (group, sched))
         self.assertEqual(sid["interactive"]["groups"]["ia"]["boots"], ["ia1"])
 
+    def test_quick_run_with_the_saturated_workload_traced(self):
+        pictures = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, pictures)
+        results = self.run_fixture("quick-ia-trace", pictures)
+        sid = results["kernels"]["sid"]
+        self.assertEqual(analyze.check(results), [])
+        trace = sid["ia_trace"]
+        self.assertEqual((trace["seconds"], trace["ringbuf_kb"]), (1, 16384))
+        for sched in analyze.SCHEDULERS:
+            entry = trace[sched]
+            self.assertEqual((entry["rc"], entry["boot"], entry["lost_events"]), (0, "ia1", 0), sched)
+            # benchprobe's thread names tell the parts apart: one renderer,
+            # two ping-pong threads, 3 x nCPU hogs at 2 vCPUs
+            parts = entry["parts"]
+            self.assertEqual([parts[part]["tasks"] for part in ("render", "pp", "hogs")], [1, 2, 6], sched)
+            self.assertGreater(parts["fork"]["tasks"], 2, sched)
+            self.assertLessEqual(sum(part["migrations"] for part in parts.values()), entry["migrations"], sched)
+            for picture in entry["pictures"]:
+                with open(os.path.join(pictures, "sid-ia-%s-%s.svg" % (sched, picture)), encoding="utf-8") as handle:
+                    self.assertTrue(handle.read().rstrip().endswith("</svg>"), (sched, picture))
+            with open(os.path.join(pictures, "sid-ia-%s-summary.json" % sched), encoding="utf-8") as handle:
+                self.assertEqual(json.load(handle)["lost_events"], 0)
+        # the measured runs' parts add up to their total
+        ia = sid["interactive"]["groups"]["ia"]
+        for sched in ia["schedulers"]:
+            parts = sum(ia[sched]["sat_%s_migrations_per_s" % part]["value"]["median"] for part in analyze.IA_PARTS)
+            self.assertAlmostEqual(parts, ia[sched]["sat_migrations_per_s"]["value"]["median"], places=4)
+        # the missed migration target points at the traced run
+        report = analyze.report(results)
+        self.assertIn("where they ran: [which task ran on each CPU](benchmarks/trace/sid-ia-burst-cpus.svg)", report)
+        self.assertIn("#### sid kernel: the saturated workload traced", report)
+
+    def test_a_missing_trace_of_the_saturated_workload_fails_the_check(self):
+        run_dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, run_dir)
+        shutil.copytree(os.path.join(FIXTURES, "quick-ia-trace"), run_dir, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("expected"))
+        log = os.path.join(run_dir, "logs", "sid-ia1.log")
+        with open(log, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        with open(log, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(line for line in lines if not line.startswith(
+                ("@@B trace sched=deadline", "@@BTRACE deadline "))) + "\n")
+        results = analyze.analyze(run_dir, 2, "qemu")
+        self.assertEqual(analyze.check(results), [
+            "kernels.sid.ia_trace.deadline missing (interactive workload trace, deadline)"])
+        self.assertIn("- scx_burst deadline: not traced.", analyze.report(results))
+
     def test_two_kernels_with_errors_and_a_timed_out_boot(self):
         results = self.run_fixture("two-kernels")
         trixie = results["kernels"]["trixie-backports"]
@@ -534,7 +582,7 @@ class InteractiveTest(unittest.TestCase):
         self.assertEqual(group["simple"]["pp_idle_rate"]["ratio"]["median"], 0.5)
         self.assertEqual(group["stall_floor"]["stalled_pct"]["median"], 25)
         lines = []
-        analyze.report_interactive(results, lines)
+        analyze.report_interactive(results, lines, "benchmarks")
         self.assertIn("| metric | EEVDF | simple | simple / EEVDF |", lines)
         self.assertIn("| renderer wakeup delay p50, us ↓ | 100 | 300 | 3.00 |", lines)
         self.assertIn("sid kernel: schedulers that could not be loaded: `qmap: peer_on_failed`.", lines)

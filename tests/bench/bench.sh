@@ -16,7 +16,9 @@
 # first sb_reps repeats run sysbench), floor_s, ovh_s, ovh_reps, sw_n,
 # cost_s, dom_s, trace_s (0: no trace), trace_rep, trace_kb, ia_s (seconds
 # per interactive workload), ia_reps (the first ia_reps repeats of mode=main
-# run them; mode=ia runs them in every repeat), scheds (the schedulers, in
+# run them; mode=ia runs them in every repeat), ia_trace_s (mode=ia: 0, or
+# the seconds of a traced extra run of the saturated workload under EEVDF
+# and both policies, after the repeats), scheds (the schedulers, in
 # order, comma-separated; default "eevdf,burst,deadline"; any other name is
 # a peer scheduler that peer_on NAME / peer_off of /scenarios/peer.sh load
 # and unload).
@@ -43,6 +45,7 @@ trace_rep=${trace_rep:-1}
 trace_kb=${trace_kb:-16384}
 ia_s=${ia_s:-3}
 ia_reps=${ia_reps:-$reps}
+ia_trace_s=${ia_trace_s:-0}
 scheds=$(echo "${scheds:-eevdf,burst,deadline}" | tr ',' ' ')
 hogs=$((12 * n))
 errors=0
@@ -202,19 +205,26 @@ ctr_delta() {
 # at nice 0.  The host reads the record, the pictures and summary.json
 # (tests/bench/analyze.py).
 tpid=''
-# trace_begin: start the tracer; 0 once it records (its first progress
-# line), with the window's marks in _m0 and _t0 taken right then by a
-# SCHED_FIFO poller (as window() in lib.sh measures: the hogs cannot delay it)
+# trace_begin SECONDS MARK_FILE COMM...: start the tracer (its outputs
+# filtered to the tasks named COMM); 0 once it records (its first progress
+# line), with the window's marks in _m0 (MARK_FILE's size) and _t0 taken
+# right then by a SCHED_FIFO poller (as window() in lib.sh measures: the
+# hogs cannot delay it)
 trace_begin() {
+	_tsec=$1 _tmark=$2 _tcomm=''
+	shift 2
+	for _n in "$@"; do
+		_tcomm="$_tcomm --comm $_n"
+	done
 	rm -rf /tmp/trace /tmp/trace.err
-	nice -n -20 scx_burst trace --duration "$trace_s" --ringbuf-kb "$trace_kb" \
-		--comm cyclictest --out /tmp/trace > /tmp/trace.out 2> /tmp/trace.err &
+	nice -n -20 scx_burst trace --duration "$_tsec" --ringbuf-kb "$trace_kb" \
+		$_tcomm --out /tmp/trace > /tmp/trace.out 2> /tmp/trace.err &
 	tpid=$!
 	chrt -f 10 sh -c 'i=0
 		while [ $i -lt 1200 ]; do
 			if grep -q "^recording" /tmp/trace.err 2>/dev/null; then
 				renice 0 -p "$1" > /dev/null
-				stat -c %s /tmp/cyc.out
+				stat -c %s "$3"
 				"$2" now
 				exit 0
 			fi
@@ -222,7 +232,7 @@ trace_begin() {
 			sleep 0.05
 			i=$((i + 1))
 		done
-		exit 1' sh "$tpid" "$P" > /tmp/trace.mark || return 1
+		exit 1' sh "$tpid" "$P" "$_tmark" > /tmp/trace.mark || return 1
 	{ read -r _m0; read -r _t0; } < /tmp/trace.mark
 }
 # trace_recorded: until the tracer's last progress line (elapsed >=
@@ -236,16 +246,17 @@ trace_recorded() {
 		_i=$((_i + 1))
 	done
 }
-# trace_send SCHED REP STARTED WINDOW_T0 WINDOW_T1: the tracer's exit, the
-# window (CLOCK_MONOTONIC ns, as summary.json's start_ns and end_ns), then
-# the pictures and summary.json
+# trace_send SCHED REP STARTED WINDOW_T0 WINDOW_T1 SECONDS COMMS: the
+# tracer's exit, the window (CLOCK_MONOTONIC ns, as summary.json's start_ns
+# and end_ns), then the pictures and summary.json; COMMS: the filter's
+# names, comma-separated
 trace_send() {
 	# one that never began recording is stopped
 	[ "$3" = 1 ] || kill -INT "$tpid" 2>/dev/null
 	wait "$tpid"
 	_rc=$?
-	B trace sched=$1 rep=$2 rc=$_rc started=$3 seconds=$trace_s ringbuf_kb=$trace_kb \
-		comm=cyclictest win_t0_ns=$4 win_t1_ns=$5
+	B trace sched=$1 rep=$2 rc=$_rc started=$3 seconds=$6 ringbuf_kb=$trace_kb \
+		comm=$7 win_t0_ns=$4 win_t1_ns=$5
 	[ "$_rc" = 0 ] || send_file "BTRACE $1 stderr" /tmp/trace.err
 	for _f in cpus.svg running_waiting.svg latency.svg summary.json; do
 		send_gz "BTRACE $1 $_f" "/tmp/trace/$_f"
@@ -278,7 +289,7 @@ lat_run() {
 	# samples by at most that thread's wakeup latency
 	_tr=0
 	if [ "$trace_s" != 0 ] && [ "$2" = "$trace_rep" ]; then
-		trace_begin && _tr=1 || _tr=-1
+		trace_begin "$trace_s" /tmp/cyc.out cyclictest && _tr=1 || _tr=-1
 	fi
 	if [ "$_tr" != 1 ]; then
 		_m0=$(stat -c %s /tmp/cyc.out)
@@ -304,7 +315,7 @@ lat_run() {
 		samples=$(awk '{ s += $2 } END { print s + 0 }' /tmp/lat.h)
 	send_hist "lat.$1.$2" /tmp/lat.h
 	ctr_delta lat "$1" "$2" /tmp/ctr0 /tmp/ctr1
-	[ "$_tr" = 0 ] || trace_send "$1" "$2" $((_tr > 0)) "$_t0" "$_t1"
+	[ "$_tr" = 0 ] || trace_send "$1" "$2" $((_tr > 0)) "$_t0" "$_t1" "$trace_s" cyclictest
 }
 
 # --- 1b. interactive workloads (issue 13) ------------------------------------
@@ -337,6 +348,24 @@ ia_run() {
 	totals /tmp/ctr1
 	ctr_delta ia_sat "$1" "$2" /tmp/ctr0 /tmp/ctr1
 	ia_one mix "$1" "$2" render pingpong build=$((2 * n))
+}
+# ia_trace SCHED: the saturated workload once more, not measured, with
+# `scx_burst trace` recording ia_trace_s seconds of it, filtered to the
+# workload's parts (benchprobe names its threads ia_PART), from once the
+# hogs run (the tracer then loads at nice -20) to before the workload ends,
+# which is then stopped.  summary.json gives each part's migrations.
+ia_trace() {
+	$P ia $((ia_trace_s + 30)) render pingpong fork=$n hogs=$((3 * n)) > /dev/null 2>&1 &
+	_w=$!
+	wait_runnable $((3 * n)) 60
+	_tr=-1 _t0=0
+	trace_begin "$ia_trace_s" /dev/null ia_render ia_pp ia_fork ia_hogs && _tr=1
+	[ "$_tr" != 1 ] || trace_recorded
+	_t1=$(now)
+	# the workload's processes (the hogs' and the fork children too)
+	kill -KILL $(pidof benchprobe) 2>/dev/null
+	wait "$_w" 2>/dev/null
+	trace_send "$1" 0 $((_tr > 0)) "$_t0" "$_t1" "$ia_trace_s" ia_render,ia_pp,ia_fork,ia_hogs
 }
 
 # --- 2. throughput vs threads ----------------------------------------------
@@ -519,7 +548,7 @@ cost_run() {
 B start mode=$mode ncpu=$n kernel=$(uname -r) reps=$reps lat_s=$lat_s sb_time=$sb_time sb_reps=$sb_reps \
 	sb_prime=$sb_prime floor_s=$floor_s ovh_s=$ovh_s ovh_reps=$ovh_reps sw_n=$sw_n cost_s=$cost_s \
 	dom_s=$dom_s hogs=$hogs trace_s=$trace_s trace_rep=$trace_rep trace_kb=$trace_kb \
-	ia_s=$ia_s ia_reps=$ia_reps scheds=$(echo $scheds | tr ' ' ,)
+	ia_s=$ia_s ia_reps=$ia_reps ia_trace_s=$ia_trace_s scheds=$(echo $scheds | tr ' ' ,)
 tag STATE_BEFORE $(state)
 [ "$(state)" = disabled ] || { B fatal what=no_sched_ext state=$(state); exit 1; }
 floor start
@@ -571,6 +600,15 @@ if [ "$mode" = ia ]; then
 		done
 		r=$((r + 1))
 	done
+	if [ "$ia_trace_s" != 0 ]; then
+		for s in $scheds; do
+			case $s in eevdf | burst | deadline) ;; *) continue ;; esac
+			B phase sched=$s rep=trace t=$(now)
+			sched_on $s || continue
+			ia_trace $s
+			sched_off $s
+		done
+	fi
 else
 	ovh_run burst
 	ovh_run deadline

@@ -53,6 +53,9 @@
  *         hogs=N    N spinner threads in a process of their own (forked
  *                   before any other thread), measured as `hogs` does:
  *                   hogs_run_ns.
+ *       Every thread is named ia_PART (ia_hogs for the hogs; the children
+ *       of fork and build inherit their worker's name), so that a trace
+ *       (`scx_burst trace --comm ia_render`) tells the parts apart.
  *       For every part, PART_switches and PART_migrations: nr_switches and
  *       se.nr_migrations of /proc/.../sched summed over its tasks (the
  *       children of fork and build read their own before they exit), which
@@ -74,6 +77,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -359,6 +363,15 @@ struct worker {
 	int part, index;
 };
 
+/* the calling thread's name (comm): ia_PART */
+static void name_part(const char *part)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "ia_%s", part);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
 static void count_sched(struct ia *ia, int part, struct sw a, struct sw b)
 {
 	atomic_fetch_add(&ia->switches[part], b.switches - a.switches);
@@ -488,6 +501,7 @@ static void *worker(void *arg)
 	struct ia *ia = wk->ia;
 	struct sw a, b;
 
+	name_part(part_name[wk->part]);
 	sleep_until(ia->start);
 	a = self_sched();
 	switch (wk->part) {
@@ -513,6 +527,7 @@ static void *hog(void *arg)
 	uint64_t prev, t, gap = 0, first;
 	struct sw a, b;
 
+	name_part(part_name[P_HOGS]);
 	sleep_until(ia->start);
 	a = self_sched();
 	first = prev = now_ns();

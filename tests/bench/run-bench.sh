@@ -124,6 +124,7 @@ if [ "$quick" = 1 ]; then
 	       ia_s=1 ia_reps=1)
 	ovh_guest=(ovh_s=2 ovh_reps=1 floor_s=1)
 	ia_guest=(reps=1 lat_s=2 ia_s=1 floor_s=1 trace_s=0)
+	ia_trace_s=1
 	main_timeout=600 ovh_timeout=180 ia_timeout=300
 	: "${ia_boots:=1}"
 else
@@ -137,6 +138,9 @@ else
 	       ia_s=2 ia_reps=1)
 	ovh_guest=(ovh_s=3 ovh_reps=3 floor_s=3)
 	ia_guest=(reps=1 lat_s=2 ia_s=2 floor_s=2 trace_s=0)
+	# the first ia boot also traces the saturated workload under EEVDF and
+	# both policies (bench.sh's ia_trace): where the tasks ran
+	ia_trace_s=2
 	main_timeout=1800 ovh_timeout=600 ia_timeout=600
 	: "${ia_boots:=3}"
 fi
@@ -207,7 +211,8 @@ boot_one() {
 	main) words=(scenario=bench mode=main "${guest[@]}") lim=$main_timeout ;;
 	ovh*) words=(scenario=bench mode=ovh "${ovh_guest[@]}") lim=$ovh_timeout ;;
 	ia*) words=(scenario=bench mode=ia "${ia_guest[@]}") lim=$ia_timeout
-	     vm_args=("${ia_vm_args[@]}") ;;
+	     vm_args=("${ia_vm_args[@]}")
+	     [ "$b" != ia1 ] || words+=(ia_trace_s=$ia_trace_s) ;;
 	esac
 	log=$logs/$suite-$b.log
 	log "$suite ($rel): boot '$b', $smp vCPUs"
