@@ -223,14 +223,14 @@ public:
 		// The recording starts once every program is attached (that
 		// takes a while on a slow machine); earlier events are dropped.
 		tr.sink_->window.max_events = t.max_events;
-		tr.start_ns_ = tr.sink_->window.start_ns = monotonic_ns();
+		tr.sink_->window.start_ns = monotonic_ns();
 		tr.lost_before_ = tr.lost();
 		return tr;
 	}
 
 	int ring_fd() const { return ring_buffer__epoll_fd(ring_.get()); }
 	bool scores() const { return scores_; }
-	uint64_t start_ns() const { return start_ns_; }
+	uint64_t start_ns() const { return sink_->window.start_ns; }
 	uint64_t nr_events() const { return sink_->window.events.size(); }
 	// --max-events were kept and another came: time to stop.
 	bool full() const { return sink_->window.full(); }
@@ -282,7 +282,6 @@ private:
 	Skel skel_;
 	Ring ring_;
 	int nr_possible_ = 0;
-	uint64_t start_ns_ = 0;
 	uint64_t lost_before_ = 0;	// while attaching: outside the recording
 	bool scores_ = false;
 };
