@@ -318,6 +318,7 @@ class Suite:
         self.traces = {}              # (kind, sched) -> trace record (TRACE_KINDS)
         self.trace_files = {}         # (kind, sched, file) -> (first line's place, [base64 lines])
         self.trace_stderr = {}        # (kind, sched) -> [tracer stderr lines]
+        self.trace_boots = {}         # kind -> the one boot whose traces are kept
         self.ia_runs = {}             # (boot, sched, rep, exp) -> ia record
         self.ia_latency = {}          # (boot, sched, rep) -> lat record of a mode=ia boot
         self.ia_floors = {}           # boot -> start floor record of a mode=ia boot
@@ -469,9 +470,18 @@ class Suite:
     def record_scx_error(self, boot, smp, fields, where):
         self.error_exits += 1
 
+    def trace_boot(self, boot):
+        """The kind of window boot's trace lines are of, or None when they
+        are not kept: one boot per kind, the first that traced (the files
+        of two boots would be one stream of chunks)."""
+        kind = trace_kind(boot)
+        if kind is None or self.trace_boots.setdefault(kind, boot) != boot:
+            return None
+        return kind
+
     def record_trace(self, boot, smp, fields, where):
         require(fields, ("sched", "rep", "rc", "started", "win_t0_ns", "win_t1_ns"), where)
-        kind = trace_kind(boot)
+        kind = self.trace_boot(boot)
         if kind is not None:
             self.traces[(kind, fields["sched"])] = dict(fields, boot=boot)
 
@@ -525,13 +535,18 @@ class Suite:
         return self.histograms.get((boot, hist_id), Histogram())
 
 
+def is_ia_boot(boot):
+    """Whether a boot (by name: ia1, ia2, ...) is a mode=ia boot."""
+    return str(boot).startswith("ia")
+
+
 def trace_kind(boot):
     """The kind of window a boot's trace records are of (TRACE_KINDS):
     experiment 1's in the main boot, the interactive workload's in a
     mode=ia boot, None elsewhere."""
     if boot == "main":
         return "lat"
-    return "ia" if boot.startswith("ia") else None
+    return "ia" if is_ia_boot(boot) else None
 
 
 def read_log(suite, boot, path):
@@ -549,7 +564,7 @@ def read_log(suite, boot, path):
             suite.add_dmesg(line[len("@@BDMESG "):], where)
             continue
         if line.startswith("@@BTRACE "):
-            kind = trace_kind(boot["boot"])
+            kind = suite.trace_boot(boot["boot"])
             if kind is not None:
                 suite.add_trace_line(kind, line[len("@@BTRACE "):], where)
             continue
@@ -1160,7 +1175,7 @@ def ia_trace_seconds(suite):
     """The seconds of the interactive workload's traced run the mode=ia
     boots asked for (their ia_trace_s), 0 when none did."""
     asked = [params.get("ia_trace_s") for boot, params in suite.ia_params.items()
-             if boot.startswith("ia") and is_number(params.get("ia_trace_s"))]
+             if is_ia_boot(boot) and is_number(params.get("ia_trace_s"))]
     return max(asked, default=0)
 
 
@@ -1452,7 +1467,7 @@ def interactive_results(suite):
     mode=ia boots), per scheduler, every metric's median (min-max) and its
     ratio to EEVDF, the stall floor and the targets."""
     groups = {}
-    ia_boots = [boot["boot"] for boot in suite.boots if boot["boot"].startswith("ia")]
+    ia_boots = [boot["boot"] for boot in suite.boots if is_ia_boot(boot["boot"])]
     for group, boots in (("main", ["main"]), ("ia", ia_boots)):
         boots = [boot for boot in boots if any(key[0] == boot for key in suite.ia_runs)]
         if not boots:
@@ -1503,8 +1518,8 @@ def suite_results(suite, plot_data, pictures=None):
                "complete": all(boot["rc"] == 0 and boot["complete"] for boot in suite.boots)}
     results["stall_floor"] = stall_floor_results(suite, plot_data)
     results["latency"] = latency_results(suite, plot_data, latency_medians)
-    results["trace"] = trace_results(suite, pictures, "lat")
-    results["ia_trace"] = trace_results(suite, pictures, "ia")
+    for kind in TRACE_KINDS:
+        results[TRACE_NODES[kind]] = trace_results(suite, pictures, kind)
     results["interactive"] = interactive_results(suite)
     results["throughput"] = throughput_results(suite, plot_data, throughput_medians)
     results["primary_domain"] = domain_results(suite, domain_medians)
@@ -1927,8 +1942,9 @@ def seconds_against(value, edge):
     return "%.2f s %s %s" % (abs(value), "before" if value < 0 else "after", edge)
 
 
-def trace_line(entry):
-    """The one line of a traced window's summary."""
+def trace_line(entry, window=True):
+    """The one line of a traced window's summary; @window: where the
+    recording lay against the measured window it traced."""
     if entry.get("rc") != 0:
         line = "**the tracer failed** (exit status %s%s)" % (
             text(entry.get("rc")), "" if entry.get("started") else ", never began recording")
@@ -1938,14 +1954,14 @@ def trace_line(entry):
     if not is_number(entry.get("seconds")):
         return "no summary.json came back"
     lost = entry.get("lost_events")
+    span = (" (from %s to %s)" % (seconds_against(entry.get("start_s"), "the window opened"),
+                                  seconds_against(entry.get("end_s"), "it closed")) if window else "")
     return (
-        "`%s`, %.2f s recorded (from %s to %s), %s events, %s; CPUs busy %s; "
+        "`%s`, %.2f s recorded%s, %s events, %s; CPUs busy %s; "
         "**idle while work waited %s ms** (%s of the time); wakeup latency p50 %s, "
         "p99 %s, max %s over %s wakeups (all tasks); %s %s threads woke: %s wakeups, "
         "worst p99 %s" % (
-            text(entry.get("scheduler")), entry["seconds"],
-            seconds_against(entry.get("start_s"), "the window opened"),
-            seconds_against(entry.get("end_s"), "it closed"),
+            text(entry.get("scheduler")), entry["seconds"], span,
             number_or_dash(entry.get("events"), "%.0f"),
             ("**%s lost events**" % number_or_dash(lost, "%.0f")) if lost != 0 else "0 lost events",
             number_or_dash(entry.get("busy_pct"), "%.1f %%"),
@@ -1982,7 +1998,7 @@ def trace_pictures_table(kernel, name, lines, plot_dir, kind, latency_title):
 def report_ia_trace(kernel, name, lines, plot_dir):
     """The saturated interactive workload's traced run: its pictures, its
     parts' migrations and a line per scheduler from its summary.json."""
-    trace = kernel.get("ia_trace") or {}
+    trace = kernel.get(TRACE_NODES["ia"]) or {}
     if not trace:
         return
     lines += ["#### %s kernel: the saturated workload traced" % name, ""]
@@ -1990,12 +2006,14 @@ def report_ia_trace(kernel, name, lines, plot_dir):
         lines += ["Not traced (the boots asked for %s s, and no `@@B trace` record came)."
                   % text(trace.get("seconds")), ""]
         return
-    boots = sorted({str(get(trace, sched, "boot")) for sched in SCHEDULERS if sched in trace})
+    traced = [trace[sched] for sched in SCHEDULERS if sched in trace]
+    comms = "".join(" --comm %s" % comm for comm in str(traced[0].get("comm", "")).split(",") if comm)
     lines += [
-        "`scx_burst trace --duration %s --ringbuf-kb %s --comm ia_render --comm ia_pp --comm ia_fork"
-        % (text(trace.get("seconds")), text(trace.get("ringbuf_kb"))),
-        "--comm ia_hogs` of one more run of the saturated workload under EEVDF and both policies in",
-        "boot %s, after the measured repeats and not among them (the tracer's own work would" % ", ".join(boots),
+        "`scx_burst trace --duration %s --ringbuf-kb %s%s`" % (text(trace.get("seconds")),
+                                                            text(trace.get("ringbuf_kb")), comms),
+        "of one more run of the saturated workload under EEVDF and both policies in boot %s," % text(
+            traced[0].get("boot")),
+        "after the measured repeats and not among them (the tracer's own work would",
         "weigh on a measured run): started once the hogs ran, the workload stopped after the",
         "recording.  benchprobe names its threads by part (`ia_PART`), so the summary gives each",
         "part's migrations (`sched_migrate_task` events of the part's tasks; the fork children",
@@ -2019,7 +2037,8 @@ def report_ia_trace(kernel, name, lines, plot_dir):
     lines.append("")
     for sched in SCHEDULERS:
         entry = trace.get(sched)
-        lines.append("- %s: %s." % (scheduler_name(sched), "not traced" if entry is None else trace_line(entry)))
+        lines.append("- %s: %s." % (scheduler_name(sched),
+                                    "not traced" if entry is None else trace_line(entry, window=False)))
     lines.append("")
 
 
@@ -2482,7 +2501,7 @@ class Checker:
         both policies (peers are optional)."""
         groups = ["main"]
         boots = lookup(self.results, kernel + ".boots")
-        if isinstance(boots, list) and any(isinstance(boot, dict) and str(boot.get("boot", "")).startswith("ia")
+        if isinstance(boots, list) and any(isinstance(boot, dict) and is_ia_boot(boot.get("boot", ""))
                                            for boot in boots):
             groups.append("ia")
         for group in groups:
@@ -2521,6 +2540,10 @@ class Checker:
         if kind == "ia":
             for part in IA_PARTS:
                 self.need_number("%s.parts.%s.migrations" % (trace, part), what)
+                tasks = lookup(self.results, "%s.parts.%s.tasks" % (trace, part))
+                if not is_number(tasks) or tasks < 1:
+                    self.problems.append("%s.parts.%s.tasks: no task of the part in the recording (%s)"
+                                         % (trace, part, what))
         pictures = lookup(self.results, trace + ".pictures")
         pictures = pictures if isinstance(pictures, list) else []
         for picture in TRACE_PICTURES:

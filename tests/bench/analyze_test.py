@@ -180,6 +180,16 @@ class FixtureTest(unittest.TestCase):
             "kernels.sid.ia_trace.deadline missing (interactive workload trace, deadline)"])
         self.assertIn("- scx_burst deadline: not traced.", analyze.report(results))
 
+    def test_a_trace_without_the_workload_fails_the_check(self):
+        # a recording in which no thread had the workload's names (it had
+        # ended, or failed to start) has numbers, but none of the parts
+        results = json.loads(json.dumps(analyze.analyze(os.path.join(FIXTURES, "quick-ia-trace"), 2, "qemu")))
+        for part in analyze.IA_PARTS:
+            results["kernels"]["sid"]["ia_trace"]["burst"]["parts"][part] = {"tasks": 0, "migrations": 0}
+        self.assertEqual(analyze.check(results), [
+            "kernels.sid.ia_trace.burst.parts.%s.tasks: no task of the part in the recording "
+            "(interactive workload trace, burst)" % part for part in analyze.IA_PARTS])
+
     def test_two_kernels_with_errors_and_a_timed_out_boot(self):
         results = self.run_fixture("two-kernels")
         trixie = results["kernels"]["trixie-backports"]

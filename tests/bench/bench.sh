@@ -7,7 +7,8 @@
 # the per-callback overhead experiment (the extra boots at other vCPU
 # counts).  mode=ia: the stall floor, then per repeat and scheduler only
 # the latency experiment and the interactive workloads (the boots of the
-# faithful emulator mode).  Results go to the console as "@@B <record>
+# faithful emulator mode), and with ia_trace_s one more traced run of the
+# saturated workload per policy and EEVDF.  Results go to the console as "@@B <record>
 # key=value..." lines and "@@B hist <id> value:count..." histogram chunks;
 # the host computes every statistic (tests/bench/analyze.py).
 #
@@ -206,15 +207,17 @@ ctr_delta() {
 # (tests/bench/analyze.py).
 tpid=''
 # trace_begin SECONDS MARK_FILE COMM...: start the tracer (its outputs
-# filtered to the tasks named COMM); 0 once it records (its first progress
-# line), with the window's marks in _m0 (MARK_FILE's size) and _t0 taken
-# right then by a SCHED_FIFO poller (as window() in lib.sh measures: the
-# hogs cannot delay it)
+# filtered to the tasks named COMM, which _tcomms lists comma-separated for
+# trace_send); 0 once it records (its first progress line), with the
+# window's marks in _m0 (MARK_FILE's size) and _t0 taken right then by a
+# SCHED_FIFO poller (as window() in lib.sh measures: the hogs cannot delay
+# it)
 trace_begin() {
-	_tsec=$1 _tmark=$2 _tcomm=''
+	_tsec=$1 _tmark=$2 _tcomm='' _tcomms=''
 	shift 2
 	for _n in "$@"; do
 		_tcomm="$_tcomm --comm $_n"
+		_tcomms="$_tcomms${_tcomms:+,}$_n"
 	done
 	rm -rf /tmp/trace /tmp/trace.err
 	nice -n -20 scx_burst trace --duration "$_tsec" --ringbuf-kb "$trace_kb" \
@@ -246,17 +249,19 @@ trace_recorded() {
 		_i=$((_i + 1))
 	done
 }
-# trace_send SCHED REP STARTED WINDOW_T0 WINDOW_T1 SECONDS COMMS: the
-# tracer's exit, the window (CLOCK_MONOTONIC ns, as summary.json's start_ns
-# and end_ns), then the pictures and summary.json; COMMS: the filter's
-# names, comma-separated
+# trace_send SCHED REP STARTED WINDOW_T0 WINDOW_T1 SECONDS: the tracer's
+# exit, the window (CLOCK_MONOTONIC ns, as summary.json's start_ns and
+# end_ns), then the pictures and summary.json
 trace_send() {
-	# one that never began recording is stopped
-	[ "$3" = 1 ] || kill -INT "$tpid" 2>/dev/null
-	wait "$tpid"
-	_rc=$?
+	# one that never began recording is stopped; none started: status 1
+	_rc=1
+	if [ -n "$tpid" ]; then
+		[ "$3" = 1 ] || kill -INT "$tpid" 2>/dev/null
+		wait "$tpid"
+		_rc=$?
+	fi
 	B trace sched=$1 rep=$2 rc=$_rc started=$3 seconds=$6 ringbuf_kb=$trace_kb \
-		comm=$7 win_t0_ns=$4 win_t1_ns=$5
+		comm=$_tcomms win_t0_ns=$4 win_t1_ns=$5
 	[ "$_rc" = 0 ] || send_file "BTRACE $1 stderr" /tmp/trace.err
 	for _f in cpus.svg running_waiting.svg latency.svg summary.json; do
 		send_gz "BTRACE $1 $_f" "/tmp/trace/$_f"
@@ -315,7 +320,7 @@ lat_run() {
 		samples=$(awk '{ s += $2 } END { print s + 0 }' /tmp/lat.h)
 	send_hist "lat.$1.$2" /tmp/lat.h
 	ctr_delta lat "$1" "$2" /tmp/ctr0 /tmp/ctr1
-	[ "$_tr" = 0 ] || trace_send "$1" "$2" $((_tr > 0)) "$_t0" "$_t1" "$trace_s" cyclictest
+	[ "$_tr" = 0 ] || trace_send "$1" "$2" $((_tr > 0)) "$_t0" "$_t1" "$trace_s"
 }
 
 # --- 1b. interactive workloads (issue 13) ------------------------------------
@@ -352,20 +357,22 @@ ia_run() {
 # ia_trace SCHED: the saturated workload once more, not measured, with
 # `scx_burst trace` recording ia_trace_s seconds of it, filtered to the
 # workload's parts (benchprobe names its threads ia_PART), from once the
-# hogs run (the tracer then loads at nice -20) to before the workload ends,
-# which is then stopped.  summary.json gives each part's migrations.
+# hogs run (the tracer then loads at nice -20) to before the workload ends
+# (its window outlasts the waits below), which is then stopped.
+# summary.json gives each part's migrations.
 ia_trace() {
-	$P ia $((ia_trace_s + 30)) render pingpong fork=$n hogs=$((3 * n)) > /dev/null 2>&1 &
+	$P ia $((ia_trace_s + 150)) render pingpong fork=$n hogs=$((3 * n)) > /dev/null 2>&1 &
 	_w=$!
-	wait_runnable $((3 * n)) 60
-	_tr=-1 _t0=0
-	trace_begin "$ia_trace_s" /dev/null ia_render ia_pp ia_fork ia_hogs && _tr=1
+	_tr=-1 _t0=0 _tcomms='' tpid=''
+	rm -f /tmp/trace.err
+	wait_runnable $((3 * n)) 60 &&
+		trace_begin "$ia_trace_s" /dev/null ia_render ia_pp ia_fork ia_hogs && _tr=1
 	[ "$_tr" != 1 ] || trace_recorded
 	_t1=$(now)
 	# the workload's processes (the hogs' and the fork children too)
 	kill -KILL $(pidof benchprobe) 2>/dev/null
 	wait "$_w" 2>/dev/null
-	trace_send "$1" 0 $((_tr > 0)) "$_t0" "$_t1" "$ia_trace_s" ia_render,ia_pp,ia_fork,ia_hogs
+	trace_send "$1" 0 $((_tr > 0)) "$_t0" "$_t1" "$ia_trace_s"
 }
 
 # --- 2. throughput vs threads ----------------------------------------------
