@@ -48,8 +48,10 @@
 # whatever else the host runs, and --jobs of them run at once (each is one
 # host thread), the main boots first.  Then, one at a time with nothing
 # else running, per kernel K boots ia1..iaK at 2 vCPUs with only the stall
-# floor, the latency experiment and the interactive workloads (mode=ia),
-# run with the run-vm.sh arguments of ia_vm_args: --mttcg, qemu 10's
+# floor, the latency experiment and the interactive workloads (mode=ia;
+# ia1 also traces one more run of the saturated workload under EEVDF and
+# both policies, ia_trace_s), run with the run-vm.sh arguments of
+# ia_vm_args: --mttcg, qemu 10's
 # multi-threaded TCG (tests/vm/qemu10.sh fetches it), the faithful mode of
 # tests/bench/faithful-mode.md, where guest time is host time.  The main
 # boot runs EEVDF and both scx_burst policies (bench_scheds); the ia boots
