@@ -70,6 +70,13 @@ TRACE_KINDS = ("lat", "ia")
 IA_PARTS = ("hogs", "fork", "render", "pp")
 IA_PART_NAMES = {"hogs": "hogs", "fork": "fork workers and their children", "render": "renderer",
                  "pp": "ping-pong"}
+
+
+def ia_part_key(part):
+    """The metric of a part's migrations per second in the saturated runs."""
+    return "sat_%s_migrations_per_s" % part
+
+
 # the results node of each kind of traced window
 TRACE_NODES = {"lat": "trace", "ia": "ia_trace"}
 # tracer stderr lines kept per scheduler
@@ -1141,14 +1148,15 @@ def trace_summary(suite, kind, sched, record):
     def since(value, base):
         return round6((value - base) / 1e9) if is_number(value) and is_number(base) else None
 
-    parts = {}
+    workload = {}
     if kind == "ia":
+        parts = {}
         for part in IA_PARTS:
             tasks = [task for task in summary.get("tasks") or [] if task.get("comm") == "ia_" + part]
             parts[part] = {"tasks": len(tasks),
                            "migrations": sum(task.get("migrations") or 0 for task in tasks
                                              if is_number(task.get("migrations")))}
-        parts = {"parts": parts, "migrations": round6(totals.get("migrations"))}
+        workload = {"parts": parts, "migrations": round6(totals.get("migrations"))}
     return dict({
         "scheduler": str(summary.get("scheduler", "")),
         "seconds": ns_to(duration, 1e9),
@@ -1168,7 +1176,7 @@ def trace_summary(suite, kind, sched, record):
         "comm_wakeups": sum(task["latency_ns"]["count"] for task in threads),
         "comm_p99_us_max": ns_to(max((task["latency_ns"].get("p99") for task in threads
                                       if is_number(task["latency_ns"].get("p99"))), default=None), 1e3),
-    }, **parts)
+    }, **workload)
 
 
 def ia_trace_seconds(suite):
@@ -1249,7 +1257,7 @@ IA_METRICS = (
     ("hogs_cpu_share", "hogs' run time, s per s", "higher", "%.3f"),
     ("sat_switches_per_s", "context switches/s (saturated)", "", "%.0f"),
     ("sat_migrations_per_s", "migrations/s (saturated)", "lower", "%.1f"),
-) + tuple(("sat_%s_migrations_per_s" % part, "migrations/s (saturated): %s" % IA_PART_NAMES[part], "lower", "%.1f")
+) + tuple((ia_part_key(part), "migrations/s (saturated): %s" % IA_PART_NAMES[part], "lower", "%.1f")
           for part in IA_PARTS) + (
     ("pp_idle_p50_us", "idle ping-pong round trip p50, us", "lower", "%.0f"),
     ("pp_idle_p99_us", "idle ping-pong round trip p99, us", "lower", "%.0f"),
@@ -1323,7 +1331,7 @@ def ia_run_metrics(suite, boot, sched, rep):
         values["%s_migrations_per_s" % exp] = per_second(migrations, seconds)
         if exp == "sat":
             for part in IA_PARTS:
-                values["sat_%s_migrations_per_s" % part] = per_second(run.get(part + "_migrations"), seconds)
+                values[ia_part_key(part)] = per_second(run.get(part + "_migrations"), seconds)
         if "render_frames" in run:
             wake, resp = summary(exp, "render_wake"), summary(exp, "render_resp")
             values[prefix + "render_wake_p50_us"] = wake["p50"]

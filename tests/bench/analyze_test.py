@@ -157,7 +157,7 @@ class FixtureTest(unittest.TestCase):
         # the measured runs' parts add up to their total
         ia = sid["interactive"]["groups"]["ia"]
         for sched in ia["schedulers"]:
-            parts = sum(ia[sched]["sat_%s_migrations_per_s" % part]["value"]["median"] for part in analyze.IA_PARTS)
+            parts = sum(ia[sched][analyze.ia_part_key(part)]["value"]["median"] for part in analyze.IA_PARTS)
             self.assertAlmostEqual(parts, ia[sched]["sat_migrations_per_s"]["value"]["median"], places=4)
         # the missed migration target points at the traced run
         report = analyze.report(results)

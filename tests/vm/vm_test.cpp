@@ -12,13 +12,13 @@
 #include <iostream>
 #include <limits>
 #include <map>
-#include <tuple>
 #include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
