@@ -53,6 +53,10 @@
  *         hogs=N    N spinner threads in a process of their own (forked
  *                   before any other thread), measured as `hogs` does:
  *                   hogs_run_ns.
+ *       The renderer and the ping-pong run in the calling process, the
+ *       fork workers and build slots in a load process of their own, the
+ *       hogs in a third: as a desktop's, the interactive threads share no
+ *       memory or library locks with the load's forks (ia_main()).
  *       Every thread is named ia_PART (ia_hogs for the hogs; the children
  *       of fork and build inherit their worker's name), so that a trace
  *       (`scx_burst trace --comm ia_render`) tells the parts apart.
@@ -335,25 +339,26 @@ static struct sw self_sched(void)
 	return read_sched(path);
 }
 
-/* counters that threads and forked children add to (MAP_SHARED) */
-struct shared {
-	_Atomic uint64_t switches[4], migrations[4];	/* per part below */
-	_Atomic uint64_t hogs_run_ns;
-};
-
 enum { P_RENDER, P_PP, P_FORK, P_BUILD, P_HOGS, NR_PARTS };
 static const char *const part_name[NR_PARTS] = { "render", "pp", "fork", "build", "hogs" };
+
+/*
+ * What every part counts, in a MAP_SHARED page: the parts run in three
+ * processes (ia_main()) and the forked children add their own.
+ */
+struct shared {
+	_Atomic uint64_t switches[NR_PARTS], migrations[NR_PARTS];
+	_Atomic uint64_t hogs_run_ns, fork_loops, fork_cpu_ns, build_jobs, build_work_ns;
+};
 
 struct ia {
 	uint64_t start, end;
 	uint64_t period_ns, work_ns, child_ns, parent_ns, job_min_ns, job_max_ns;
-	struct shared *sh;		/* fork and build children, the hogs */
-	_Atomic uint64_t switches[NR_PARTS], migrations[NR_PARTS];
+	struct shared *sh;
 	/* results */
 	uint64_t frames, misses, dropped;
 	struct hist wake, resp, rtt;
 	uint64_t trips;
-	_Atomic uint64_t fork_loops, fork_cpu_ns, build_jobs, build_work_ns;
 	int pp[4];			/* ping: pp[0] -> pp[1], pong: pp[2] -> pp[3] */
 };
 
@@ -374,8 +379,8 @@ static void name_part(const char *part)
 
 static void count_sched(struct ia *ia, int part, struct sw a, struct sw b)
 {
-	atomic_fetch_add(&ia->switches[part], b.switches - a.switches);
-	atomic_fetch_add(&ia->migrations[part], b.migrations - a.migrations);
+	atomic_fetch_add(&ia->sh->switches[part], b.switches - a.switches);
+	atomic_fetch_add(&ia->sh->migrations[part], b.migrations - a.migrations);
 }
 
 /* in a forked child: its own switches and migrations, since fork */
@@ -383,8 +388,8 @@ static void child_exit(struct ia *ia, int part, int status)
 {
 	struct sw s = read_sched("/proc/self/sched");
 
-	atomic_fetch_add(&ia->sh->switches[part == P_FORK ? 0 : 1], s.switches);
-	atomic_fetch_add(&ia->sh->migrations[part == P_FORK ? 0 : 1], s.migrations);
+	atomic_fetch_add(&ia->sh->switches[part], s.switches);
+	atomic_fetch_add(&ia->sh->migrations[part], s.migrations);
 	_exit(status);
 }
 
@@ -416,8 +421,7 @@ static void render(struct ia *ia)
 /*
  * The first round trip counts from the window's start, and there is always
  * one: a ping that cannot even begin within the window (its thread waiting
- * for a CPU, or for its process's mmap_lock that a forking sibling holds)
- * is one long round trip, not none.
+ * for a CPU) is one long round trip, not none.
  */
 static void ping(struct ia *ia)
 {
@@ -463,9 +467,9 @@ static void fork_worker(struct ia *ia)
 		}
 		waitpid(pid, &status, 0);
 		if (!cpu_work(ia->parent_ns, ia->end))
-			atomic_fetch_add(&ia->fork_loops, 1);
+			atomic_fetch_add(&ia->sh->fork_loops, 1);
 	}
-	atomic_fetch_add(&ia->fork_cpu_ns, thread_cpu_ns() - c0);
+	atomic_fetch_add(&ia->sh->fork_cpu_ns, thread_cpu_ns() - c0);
 }
 
 static void build_slot(struct ia *ia, int slot)
@@ -489,8 +493,8 @@ static void build_slot(struct ia *ia, int slot)
 			child_exit(ia, P_BUILD, cpu_work(len, ia->end));
 		waitpid(pid, &status, 0);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-			atomic_fetch_add(&ia->build_jobs, 1);
-			atomic_fetch_add(&ia->build_work_ns, len);
+			atomic_fetch_add(&ia->sh->build_jobs, 1);
+			atomic_fetch_add(&ia->sh->build_work_ns, len);
 		}
 	}
 }
@@ -538,8 +542,7 @@ static void *hog(void *arg)
 	}
 	b = self_sched();
 	atomic_fetch_add(&ia->sh->hogs_run_ns, prev - first - gap);
-	atomic_fetch_add(&ia->sh->switches[2], b.switches - a.switches);
-	atomic_fetch_add(&ia->sh->migrations[2], b.migrations - a.migrations);
+	count_sched(ia, P_HOGS, a, b);
 	return NULL;
 }
 
@@ -560,6 +563,36 @@ static void hogs_process(struct ia *ia, long n)
 	_exit(0);
 }
 
+/* a thread per worker, then wait for them all; 1 if one could not start */
+static int run_workers(struct ia *ia, struct worker *wk, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++) {
+		wk[i].ia = ia;
+		if (pthread_create(&wk[i].thread, NULL, worker, &wk[i])) {
+			fprintf(stderr, "benchprobe: cannot start a thread\n");
+			return 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		pthread_join(wk[i].thread, NULL);
+	return 0;
+}
+
+/* wait for a part's process (none if pid < 0); 1 if it failed */
+static int reap(pid_t pid, const char *what)
+{
+	int status;
+
+	if (pid < 0)
+		return 0;
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	fprintf(stderr, "benchprobe: the %s process failed\n", what);
+	return 1;
+}
+
 static int ia_usage(void)
 {
 	fprintf(stderr, "usage: benchprobe ia SECONDS [render] [pingpong] [fork=N] [build=N] [hogs=N] "
@@ -571,11 +604,11 @@ static int ia_usage(void)
 static int ia_main(int argc, char **argv)
 {
 	struct ia *ia = calloc(1, sizeof(*ia));
-	long nfork = 0, nbuild = 0, nhogs = 0, nw = 0, i;
-	int do_render = 0, do_pp = 0, status;
+	long nfork = 0, nbuild = 0, nhogs = 0, nw = 0, nload, i;
+	int do_render = 0, do_pp = 0;
 	double seconds = argc > 0 ? atof(argv[0]) : 0;
 	struct worker *wk;
-	pid_t hogs_pid = -1;
+	pid_t hogs_pid = -1, load_pid = -1;
 
 	if (!ia || seconds <= 0 || seconds > 3600)
 		return ia_usage();
@@ -625,47 +658,46 @@ static int ia_main(int argc, char **argv)
 	/* every part starts at the same instant, once all are set up */
 	ia->start = now_ns() + 300000000ull;
 	ia->end = ia->start + (uint64_t)(seconds * 1e9);
-	if (nhogs) {	/* forked before any thread, a process of its own */
+	/*
+	 * Three processes, each forked before any thread: the hogs; the load
+	 * (fork workers, build slots); and this one, the interactive parts
+	 * (renderer, ping-pong).  A fork write-protects its process's memory
+	 * and holds that process's mmap_lock and glibc's fork locks (malloc,
+	 * stdio) for as long as the forking thread waits for a CPU, so in one
+	 * process with the load the renderer's page faults and library calls
+	 * would wait for the load's forks.  stress-ng's and make's workers are
+	 * processes of their own, as the load is here.
+	 */
+	if (nhogs) {
 		hogs_pid = fork();
 		if (hogs_pid < 0)
 			return 1;
 		if (hogs_pid == 0)
 			hogs_process(ia, nhogs);
 	}
-	if (do_pp && (pipe(ia->pp) || pipe(ia->pp + 2)))
-		return 1;
 	wk = calloc((size_t)(2 + 2 + nfork + nbuild), sizeof(*wk));
 	if (!wk)
 		return 1;
-	if (do_render)
-		wk[nw++] = (struct worker){ .part = P_RENDER };
-	for (i = 0; do_pp && i < 2; i++)
-		wk[nw++] = (struct worker){ .part = P_PP, .index = (int)i };
 	for (i = 0; i < nfork; i++)
 		wk[nw++] = (struct worker){ .part = P_FORK, .index = (int)i };
 	for (i = 0; i < nbuild; i++)
 		wk[nw++] = (struct worker){ .part = P_BUILD, .index = (int)i };
-	for (i = 0; i < nw; i++) {
-		wk[i].ia = ia;
-		if (pthread_create(&wk[i].thread, NULL, worker, &wk[i])) {
-			fprintf(stderr, "benchprobe: cannot start a thread\n");
+	nload = nw;
+	if (nload) {
+		load_pid = fork();
+		if (load_pid < 0)
 			return 1;
-		}
+		if (load_pid == 0)
+			_exit(run_workers(ia, wk, nload));
 	}
-	for (i = 0; i < nw; i++)
-		pthread_join(wk[i].thread, NULL);
-	if (hogs_pid > 0 && (waitpid(hogs_pid, &status, 0) != hogs_pid ||
-			     !WIFEXITED(status) || WEXITSTATUS(status))) {
-		fprintf(stderr, "benchprobe: the hogs process failed\n");
+	if (do_render)
+		wk[nw++] = (struct worker){ .part = P_RENDER };
+	for (i = 0; do_pp && i < 2; i++)
+		wk[nw++] = (struct worker){ .part = P_PP, .index = (int)i };
+	if (do_pp && (pipe(ia->pp) || pipe(ia->pp + 2)))
 		return 1;
-	}
-	ia->switches[P_FORK] += ia->sh->switches[0];
-	ia->migrations[P_FORK] += ia->sh->migrations[0];
-	ia->switches[P_BUILD] += ia->sh->switches[1];
-	ia->migrations[P_BUILD] += ia->sh->migrations[1];
-	ia->switches[P_HOGS] += ia->sh->switches[2];
-	ia->migrations[P_HOGS] += ia->sh->migrations[2];
-
+	if (run_workers(ia, wk + nload, nw - nload) || reap(hogs_pid, "hogs") || reap(load_pid, "load"))
+		return 1;
 	printf("elapsed_ns %llu\n", (unsigned long long)(ia->end - ia->start));
 	if (do_render)
 		printf("render_period_us %llu\nrender_work_us %llu\nrender_frames %llu\n"
@@ -677,11 +709,11 @@ static int ia_main(int argc, char **argv)
 		printf("pp_trips %llu\n", (unsigned long long)ia->trips);
 	if (nfork)
 		printf("fork_workers %ld\nfork_loops %llu\nfork_cpu_ns %llu\n", nfork,
-		       (unsigned long long)ia->fork_loops, (unsigned long long)ia->fork_cpu_ns);
+		       (unsigned long long)ia->sh->fork_loops, (unsigned long long)ia->sh->fork_cpu_ns);
 	if (nbuild)
 		printf("build_slots %ld\nbuild_jobs %llu\nbuild_work_ms %llu\n", nbuild,
-		       (unsigned long long)ia->build_jobs,
-		       (unsigned long long)(ia->build_work_ns / 1000000));
+		       (unsigned long long)ia->sh->build_jobs,
+		       (unsigned long long)(ia->sh->build_work_ns / 1000000));
 	if (nhogs)
 		printf("hogs_n %ld\nhogs_run_ns %llu\n", nhogs, (unsigned long long)ia->sh->hogs_run_ns);
 	for (i = 0; i < NR_PARTS; i++) {
@@ -690,8 +722,8 @@ static int ia_main(int argc, char **argv)
 
 		if (on)
 			printf("%s_switches %llu\n%s_migrations %llu\n", part_name[i],
-			       (unsigned long long)ia->switches[i], part_name[i],
-			       (unsigned long long)ia->migrations[i]);
+			       (unsigned long long)ia->sh->switches[i], part_name[i],
+			       (unsigned long long)ia->sh->migrations[i]);
 	}
 	if (do_render) {
 		hist_print("render_wake", &ia->wake);
