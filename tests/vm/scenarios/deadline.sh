@@ -46,9 +46,9 @@ i=$!
 taskset -c 1 sh -c 'exec sh -c "while :; do :; done"' &
 n=$!
 sleep 1
-i0=$(runtime $i); n0=$(runtime $n)
+i0=$(runtime $i); n0=$(runtime $n) q0=$(total_stat rescue)
 sleep 5
-i1=$(runtime $i); n1=$(runtime $n)
+i1=$(runtime $i); n1=$(runtime $n) q1=$(total_stat rescue)
 kill $n
 wait $n 2>/dev/null
 sleep 0.5
@@ -57,6 +57,7 @@ sleep 2
 i3=$(runtime $i)
 tag IDLE_SHARE $((i1 - i0)) $((n1 - n0)) $((i3 - i2))
 tag IDLE_POLICY $(cut -d' ' -f41 /proc/$i/stat)
+tag IDLE_RESCUE $q0 $q1
 kill $i
 wait $i 2>/dev/null
 kill -INT $d
