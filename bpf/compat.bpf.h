@@ -114,6 +114,8 @@ extern bool scx_bpf_dispatch_from_dsq___burst(struct bpf_iter_scx_dsq *it__iter,
 					      u64 enq_flags) __ksym __weak;
 extern void scx_bpf_dispatch_from_dsq_set_slice___burst(struct bpf_iter_scx_dsq *it__iter,
 							u64 slice) __ksym __weak;
+/* 6.19+, deferred (libbpf would read the bare ___v2 as a flavour) */
+extern void scx_bpf_reenqueue_local___v2___burst(void) __ksym __weak;
 
 static __always_inline u8 compat_form_INSERT(void)
 {
@@ -198,14 +200,53 @@ static __always_inline u8 compat_form_ENQ_IMMED(void)
  * SCX_ENQ_IMMED, for every insert into a local queue that means "run
  * now" on a CPU that is free; such a task runs there at once or goes
  * back through ops.enqueue (SCX_ENQ_REENQ), also when it is preempted
- * later in that run.  The fallback: 0, and the task waits for the CPU
- * (compat_table.h says why ops.cpu_release is no substitute).
+ * later in that run.  The fallback: 0, and ops.cpu_release hands the
+ * local queue back where the kernel has the deferred re-enqueue
+ * (burst_reenq_released(), 6.19-7.0); before 6.19 the task waits for the
+ * CPU.
  */
 static __always_inline u64 burst_enq_immed(void)
 {
 	if (compat_form_ENQ_IMMED() == BURST_FORM_NEW)
 		return bpf_core_enum_value(enum scx_enq_flags, SCX_ENQ_IMMED);
 	return 0;
+}
+
+static __always_inline u8 compat_form_REENQ_LOCAL(void)
+{
+	if (compat_new_ok(BURST_COMPAT_REENQ_LOCAL) &&
+	    bpf_ksym_exists(scx_bpf_reenqueue_local___v2___burst))
+		return BURST_FORM_NEW;
+	return BURST_FORM_OLD;
+}
+
+/*
+ * Whether ops.cpu_release re-enqueues: on kernels without SCX_ENQ_IMMED
+ * that have the deferred re-enqueue (6.19-7.0).  The daemon leaves
+ * ops.cpu_release out where this is false (burst_wants_cpu_release(),
+ * kernel_check.hpp: the same rule on the expected forms).
+ */
+static __always_inline bool burst_reenq_on_release(void)
+{
+	return compat_form_ENQ_IMMED() == BURST_FORM_OLD &&
+	       compat_form_REENQ_LOCAL() == BURST_FORM_NEW;
+}
+
+/*
+ * A higher sched class took this CPU (ops.cpu_release): the tasks in its
+ * local queue, the one it preempted first, back to ops.enqueue
+ * (SCX_ENQ_REENQ, counted as requeued), once the kernel has switched to
+ * the higher class's task.  Deferred, so the preempted task is no longer
+ * current, nor migration-disabled by this callback's trampoline, and the
+ * kernel does not put it straight back in the same local queue.  Once per
+ * loss of the CPU (the kernel calls ops.cpu_release again only after
+ * ops.cpu_acquire); a task put in that local queue later (a per-CPU
+ * kthread, a pinned task) waits for the CPU as it must.
+ */
+static __always_inline void burst_reenq_released(void)
+{
+	if (burst_reenq_on_release())
+		scx_bpf_reenqueue_local___v2___burst();
 }
 
 /*

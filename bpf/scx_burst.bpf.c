@@ -2373,6 +2373,18 @@ void BPF_STRUCT_OPS(burst_cpu_offline, s32 cpu)
 		bpf_timer_start(&at->timer, 0, 0);
 }
 
+/*
+ * A higher sched class took @cpu.  Where the kernel lacks SCX_ENQ_IMMED,
+ * the task of ours it preempted goes back to ops.enqueue instead of
+ * waiting in @cpu's local queue until the CPU comes back
+ * (burst_reenq_released(): 6.19-7.0; the daemon leaves this callback out
+ * elsewhere).
+ */
+void BPF_STRUCT_OPS(burst_cpu_release, s32 cpu, struct scx_cpu_release_args *args)
+{
+	burst_reenq_released();
+}
+
 static s32 start_age_timer(void)
 {
 	u32 zero = 0;
@@ -2499,6 +2511,7 @@ struct sched_ext_ops burst_ops = {
 	/* no .yield: a yield is no sleep, the burst goes on (burst_wake()) */
 	.cpu_online	= (void *)burst_cpu_online,
 	.cpu_offline	= (void *)burst_cpu_offline,
+	.cpu_release	= (void *)burst_cpu_release, /* 6.19-7.0 only */
 	.init_task	= (void *)burst_init_task,
 	.exit_task	= (void *)burst_exit_task,
 	.init		= (void *)burst_init,

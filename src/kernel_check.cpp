@@ -184,6 +184,12 @@ Result<CompatForms> expected_forms(const KernelSymbols &ks, uint64_t skip_new)
 	return forms;
 }
 
+bool wants_cpu_release(const CompatForms &forms)
+{
+	return forms[BURST_COMPAT_ENQ_IMMED] == BURST_FORM_OLD &&
+	       forms[BURST_COMPAT_REENQ_LOCAL] == BURST_FORM_NEW;
+}
+
 Result<uint64_t> parse_debug_compat(std::string_view spec, const KernelSymbols &ks)
 {
 	uint64_t skip = 0;

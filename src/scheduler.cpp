@@ -178,6 +178,10 @@ Result<Scheduler> Scheduler::load(const Topology &topo, const LoadConfig &cfg)
 		s.expected_forms_ = *forms;
 		if (auto r = check_required_kfuncs(object_kfuncs(skel->obj), *cfg.kernel); !r)
 			return fail(r.error().msg);
+		if (!wants_cpu_release(*forms)) {
+			skel->struct_ops.burst_ops->cpu_release = nullptr;
+			bpf_program__set_autoload(skel->progs.burst_cpu_release, false);
+		}
 	}
 	skel->struct_ops.burst_ops->hotplug_seq = cfg.hotplug_seq;
 	// root/ops then names the build: "burst_0.1.0_g<rev>".

@@ -76,8 +76,16 @@ BURST_COMPAT(ENQ_IMMED, "enq-immed",
 	     "7.1 added SCX_ENQ_IMMED: a task moved to a local queue with it "
 	     "runs at once or goes back through ops.enqueue, also when a "
 	     "higher sched class preempts it; before it such a task waits "
-	     "at the head of that CPU's local queue for the CPU. "
-	     "ops.cpu_release's scx_bpf_reenqueue_local() is no substitute: "
-	     "on 7.2 it puts the preempted task, still current and "
-	     "migration-disabled by the BPF trampoline (CONFIG_PREEMPT_RCU), "
-	     "back in that local queue")
+	     "at the head of that CPU's local queue for the CPU (reenq-local "
+	     "hands it back on 6.19-7.0)")
+BURST_COMPAT(REENQ_LOCAL, "reenq-local",
+	     "scx_bpf_reenqueue_local___v2", "6.19", 0,
+	     "", "6.12-6.18",
+	     "",
+	     "6.19 added a deferred form callable from any callback: where "
+	     "enq-immed takes its fallback (6.19-7.0), ops.cpu_release calls "
+	     "it, and once the higher class's task runs the kernel hands the "
+	     "task it preempted back to ops.enqueue. Before 6.19 nothing: "
+	     "scx_bpf_reenqueue_local() runs while that task is still current "
+	     "and migration-disabled by the BPF trampoline "
+	     "(CONFIG_PREEMPT_RCU), and puts it back in that local queue")

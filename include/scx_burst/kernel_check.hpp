@@ -65,6 +65,13 @@ using CompatForms = std::array<uint8_t, BURST_NR_COMPAT>;
 // compat_form_*() decide.  Fails naming the kfuncs a shim lacks.
 Result<CompatForms> expected_forms(const KernelSymbols &ks, uint64_t skip_new);
 
+// Whether the scheduler needs ops.cpu_release with these forms: to hand
+// back the tasks a higher class preempts, where the kernel lacks
+// SCX_ENQ_IMMED and has the deferred re-enqueue (6.19-7.0).  The BPF
+// side's burst_reenq_on_release() is the same rule; elsewhere the daemon
+// leaves the callback out (7.1 on warns that it is deprecated).
+bool wants_cpu_release(const CompatForms &forms);
+
 // Parses --debug-compat: "" (none), "all" (every shim whose fallback
 // this kernel has), or a comma-separated list of shim keys.  A named
 // shim whose fallback the kernel lacks is an error.

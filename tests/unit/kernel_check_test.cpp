@@ -25,7 +25,7 @@ std::set<std::string> kernel_7x()
 		"scx_bpf_dsq_move_to_local___v2", "scx_bpf_dsq_move_to_local",
 		"scx_bpf_dsq_move", "scx_bpf_dsq_move_set_slice", "scx_bpf_dsq_peek",
 		"bpf_iter_scx_dsq_new", "scx_bpf_now", "scx_bpf_task_set_slice",
-		"SCX_ENQ_IMMED", "scx_bpf_kick_cpu"};
+		"SCX_ENQ_IMMED", "scx_bpf_reenqueue_local___v2", "scx_bpf_kick_cpu"};
 }
 
 // 6.13's: the renamed kfuncs, no peek/now/set_slice yet; 6.12 also has
@@ -80,7 +80,7 @@ TEST(KernelCheck, NewestFormsOnTheTestedKernels)
 		  "dsq-insert=scx_bpf_dsq_insert___v2 dsq-insert-vtime=__scx_bpf_dsq_insert_vtime "
 		  "dsq-move-to-local=scx_bpf_dsq_move_to_local___v2 dsq-move=scx_bpf_dsq_move "
 		  "dsq-peek=scx_bpf_dsq_peek now=scx_bpf_now task-set-slice=scx_bpf_task_set_slice "
-		  "enq-immed=SCX_ENQ_IMMED");
+		  "enq-immed=SCX_ENQ_IMMED reenq-local=scx_bpf_reenqueue_local___v2");
 }
 
 TEST(KernelCheck, PeekOnlyFrom71)
@@ -103,6 +103,34 @@ TEST(KernelCheck, ImmedWhereTheKernelHasTheFlag)
 	auto g = expected_forms(ks(kernel_7x(), "7.1.0"), 0);
 	ASSERT_TRUE(g) << g.error().msg;
 	EXPECT_EQ((*g)[BURST_COMPAT_ENQ_IMMED], BURST_FORM_NEW);
+}
+
+TEST(KernelCheck, CpuReleaseOnlyWhereItHandsTasksBack)
+{
+	// 7.1 on: SCX_ENQ_IMMED does it, the callback stays out
+	auto f = expected_forms(ks(kernel_7x(), "7.2.13"), 0);
+	ASSERT_TRUE(f) << f.error().msg;
+	EXPECT_FALSE(wants_cpu_release(*f));
+	// 6.19-7.0: the deferred re-enqueue without the flag
+	auto k70 = kernel_7x();
+	k70.erase("SCX_ENQ_IMMED");
+	auto g = expected_forms(ks(k70, "7.0.5"), 0);
+	ASSERT_TRUE(g) << g.error().msg;
+	EXPECT_EQ((*g)[BURST_COMPAT_REENQ_LOCAL], BURST_FORM_NEW);
+	EXPECT_TRUE(wants_cpu_release(*g));
+	// before 6.19: neither, nothing to call
+	auto h = expected_forms(ks(kernel_613(), "6.13.2"), 0);
+	ASSERT_TRUE(h) << h.error().msg;
+	EXPECT_EQ((*h)[BURST_COMPAT_REENQ_LOCAL], BURST_FORM_OLD);
+	EXPECT_FALSE(wants_cpu_release(*h));
+	// forced on 7.2, as the VM test does: the flag off, then both off
+	auto k = ks(kernel_7x(), "7.2.13");
+	auto one = parse_debug_compat("enq-immed", k);
+	ASSERT_TRUE(one) << one.error().msg;
+	EXPECT_TRUE(wants_cpu_release(*expected_forms(k, *one)));
+	auto both = parse_debug_compat("enq-immed,reenq-local", k);
+	ASSERT_TRUE(both) << both.error().msg;
+	EXPECT_FALSE(wants_cpu_release(*expected_forms(k, *both)));
 }
 
 TEST(KernelCheck, OlderKernelsTakeTheFallbacks)
@@ -155,7 +183,8 @@ TEST(KernelCheck, DebugCompatForcesWhatTheKernelStillHas)
 		  "dsq-insert-vtime=scx_bpf_dsq_insert_vtime(forced) "
 		  "dsq-move-to-local=scx_bpf_dsq_move_to_local(forced) dsq-move=scx_bpf_dsq_move "
 		  "dsq-peek=bpf_iter_scx_dsq_new(forced) now=fallback(forced) "
-		  "task-set-slice=fallback(forced) enq-immed=fallback(forced)");
+		  "task-set-slice=fallback(forced) enq-immed=fallback(forced) "
+		  "reenq-local=fallback(forced)");
 
 	auto two = parse_debug_compat("dsq-peek,now", k);
 	ASSERT_TRUE(two);

@@ -236,7 +236,8 @@ TEST_P(Vm, Foundation)
 		  "dsq-insert-vtime=__scx_bpf_dsq_insert_vtime "
 		  "dsq-move-to-local=scx_bpf_dsq_move_to_local___v2 dsq-move=scx_bpf_dsq_move "
 		  "dsq-peek=scx_bpf_dsq_peek now=scx_bpf_now "
-		  "task-set-slice=scx_bpf_task_set_slice enq-immed=SCX_ENQ_IMMED")
+		  "task-set-slice=scx_bpf_task_set_slice enq-immed=SCX_ENQ_IMMED "
+		  "reenq-local=scx_bpf_reenqueue_local___v2")
 		<< r.joined("RUN_ERR");
 	EXPECT_EQ(r.one("SECOND_RC"), "1");
 	EXPECT_EQ(r.all("SECOND_ERR").size(), 1u) << r.joined("SECOND_ERR");
@@ -430,14 +431,17 @@ TEST_P(Vm, Foundation)
 	// one failed run in 4 when there was only the spinner's): this
 	// emulator does not always strand a hog
 	// without the flag, the count tells whether the flag did its work.
-	// Forced off (--debug-compat enq-immed) the kernel gives none back.
-	for (const std::string t : {"RT", "RT_OFF"}) {
+	// RT_OFF forces the flag off (--debug-compat enq-immed), as on
+	// 6.19-7.0: ops.cpu_release's deferred re-enqueue must do the same.
+	// RT_NONE forces both off, as before 6.19: the kernel gives none back.
+	for (const std::string t : {"RT", "RT_OFF", "RT_NONE"}) {
 		SCOPED_TRACE(t);
 		auto v = numbers(r.one(t + "_SHARE"));
 		ASSERT_EQ(v.size(), 7u) << r.one(t + "_SHARE");
 		double requeued = v[4] - v[3], bounced = v[6] - v[5];
+		const std::string err = r.joined(t + "_ERR");
 		EXPECT_GT(v[2], 0) << r.one(t + "_SHARE");
-		if (t == "RT") {
+		if (t != "RT_NONE") {
 			EXPECT_GE(v[0], 0.2 * v[2]) << "hog 1 starved behind the real-time task: "
 						    << r.one(t + "_SHARE");
 			EXPECT_GE(v[1], 0.2 * v[2]) << "hog 2 starved behind the real-time task: "
@@ -447,8 +451,18 @@ TEST_P(Vm, Foundation)
 		} else {
 			EXPECT_EQ(requeued, 0) << r.one(t + "_SHARE");
 			EXPECT_EQ(bounced, 0) << r.one(t + "_SHARE");
-			EXPECT_TRUE(contains(r.joined(t + "_ERR"), "enq-immed=fallback(forced)"))
-				<< r.joined(t + "_ERR");
+		}
+		if (t == "RT_OFF") {
+			// no task is handed back before it ran (that is the flag's)
+			EXPECT_EQ(bounced, 0) << r.one(t + "_SHARE");
+			EXPECT_TRUE(contains(err, "enq-immed=fallback(forced) "
+						  "reenq-local=scx_bpf_reenqueue_local___v2"))
+				<< err;
+		}
+		if (t == "RT_NONE") {
+			EXPECT_TRUE(contains(err, "enq-immed=fallback(forced) "
+						  "reenq-local=fallback(forced)"))
+				<< err;
 		}
 		EXPECT_EQ(r.one(t + "_STATE"), "enabled");
 		EXPECT_EQ(r.one(t + "_RC"), "0") << r.joined(t + "_ERR");
@@ -1311,7 +1325,7 @@ TEST_P(Vm, Compat)
 			 "dsq-move-to-local=scx_bpf_dsq_move_to_local(forced) "
 			 "dsq-move=scx_bpf_dsq_move dsq-peek=bpf_iter_scx_dsq_new(forced) "
 			 "now=fallback(forced) task-set-slice=fallback(forced) "
-			 "enq-immed=fallback(forced)")
+			 "enq-immed=fallback(forced) reenq-local=fallback(forced)")
 		<< r.joined("ERR");
 	EXPECT_FALSE(contains(r.joined("ERR"), "load check expected")) << r.joined("ERR");
 	sum.add(GetParam() + " forms " + forms);

@@ -175,6 +175,8 @@ rt_case() {
 	wait_state disabled 10
 }
 rt_case RT
-# the same without SCX_ENQ_IMMED, as on kernels before 7.1
+# the same without SCX_ENQ_IMMED, as on 6.19-7.0 (ops.cpu_release hands
+# the local queue back), and without either, as before 6.19
 rt_case RT_OFF --debug-compat enq-immed
+rt_case RT_NONE --debug-compat enq-immed,reenq-local
 exit 0
