@@ -332,7 +332,7 @@ lat_run() {
 #   mix   a desktop: a parallel build (2 x nCPU job slots, jobs of 20-200 ms)
 #         with the renderer and the ping-pong
 # The renderer and the ping-pong, the fork workers or build slots, and the
-# hogs are three processes (benchprobe.c's ia_main() says why).
+# hogs run in processes of their own (benchprobe.c's ia_main() says why).
 # One "@@B ia" record per workload (benchprobe's numbers) and its
 # histograms as "ia.EXP.SCHED.REP.NAME".
 ia_one() {

@@ -75,6 +75,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,8 +344,10 @@ enum { P_RENDER, P_PP, P_FORK, P_BUILD, P_HOGS, NR_PARTS };
 static const char *const part_name[NR_PARTS] = { "render", "pp", "fork", "build", "hogs" };
 
 /*
- * What every part counts, in a MAP_SHARED page: the parts run in three
- * processes (ia_main()) and the forked children add their own.
+ * What the parts that run in processes of their own count (ia_main()),
+ * and every part's switches and migrations, in a MAP_SHARED page: forked
+ * children add their own too.  The renderer's and the ping-pong's results
+ * stay in struct ia, in the calling process where they run.
  */
 struct shared {
 	_Atomic uint64_t switches[NR_PARTS], migrations[NR_PARTS];
@@ -593,6 +596,15 @@ static int reap(pid_t pid, const char *what)
 	return 1;
 }
 
+/* kill a part's process (none if pid < 0) and wait for it */
+static void stop(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
 static int ia_usage(void)
 {
 	fprintf(stderr, "usage: benchprobe ia SECONDS [render] [pingpong] [fork=N] [build=N] [hogs=N] "
@@ -659,14 +671,17 @@ static int ia_main(int argc, char **argv)
 	ia->start = now_ns() + 300000000ull;
 	ia->end = ia->start + (uint64_t)(seconds * 1e9);
 	/*
-	 * Three processes, each forked before any thread: the hogs; the load
-	 * (fork workers, build slots); and this one, the interactive parts
-	 * (renderer, ping-pong).  A fork write-protects its process's memory
-	 * and holds that process's mmap_lock and glibc's fork locks (malloc,
-	 * stdio) for as long as the forking thread waits for a CPU, so in one
-	 * process with the load the renderer's page faults and library calls
-	 * would wait for the load's forks.  stress-ng's and make's workers are
-	 * processes of their own, as the load is here.
+	 * Up to three processes, each forked before any thread: the hogs; the
+	 * load (fork workers, build slots); and this one, the interactive
+	 * parts (renderer, ping-pong).  A fork write-protects its process's
+	 * memory, holds glibc's fork locks (malloc, stdio) across the system
+	 * call and the process's mmap_lock while it copies the address space,
+	 * including any time the forking thread waits for a CPU in between;
+	 * in one process with the load the renderer's page faults and library
+	 * calls would wait for the load's forks.  stress-ng's and make's
+	 * workers are processes of their own, as the load is here.  On an
+	 * error the processes already started are killed, not left to run
+	 * into the next workload.
 	 */
 	if (nhogs) {
 		hogs_pid = fork();
@@ -677,7 +692,7 @@ static int ia_main(int argc, char **argv)
 	}
 	wk = calloc((size_t)(2 + 2 + nfork + nbuild), sizeof(*wk));
 	if (!wk)
-		return 1;
+		goto fail;
 	for (i = 0; i < nfork; i++)
 		wk[nw++] = (struct worker){ .part = P_FORK, .index = (int)i };
 	for (i = 0; i < nbuild; i++)
@@ -686,7 +701,7 @@ static int ia_main(int argc, char **argv)
 	if (nload) {
 		load_pid = fork();
 		if (load_pid < 0)
-			return 1;
+			goto fail;
 		if (load_pid == 0)
 			_exit(run_workers(ia, wk, nload));
 	}
@@ -695,8 +710,11 @@ static int ia_main(int argc, char **argv)
 	for (i = 0; do_pp && i < 2; i++)
 		wk[nw++] = (struct worker){ .part = P_PP, .index = (int)i };
 	if (do_pp && (pipe(ia->pp) || pipe(ia->pp + 2)))
-		return 1;
-	if (run_workers(ia, wk + nload, nw - nload) || reap(hogs_pid, "hogs") || reap(load_pid, "load"))
+		goto fail;
+	if (run_workers(ia, wk + nload, nw - nload))
+		goto fail;
+	/* both, whatever the first says */
+	if (reap(hogs_pid, "hogs") | reap(load_pid, "load"))
 		return 1;
 	printf("elapsed_ns %llu\n", (unsigned long long)(ia->end - ia->start));
 	if (do_render)
@@ -732,6 +750,10 @@ static int ia_main(int argc, char **argv)
 	if (do_pp)
 		hist_print("pp_rtt", &ia->rtt);
 	return 0;
+fail:
+	stop(hogs_pid);
+	stop(load_pid);
+	return 1;
 }
 
 int main(int argc, char **argv)
