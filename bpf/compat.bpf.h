@@ -223,7 +223,7 @@ static __always_inline u8 compat_form_REENQ_LOCAL(void)
 /*
  * Whether ops.cpu_release re-enqueues: on kernels without SCX_ENQ_IMMED
  * that have the deferred re-enqueue (6.19-7.0).  The daemon leaves
- * ops.cpu_release out where this is false (burst_wants_cpu_release(),
+ * ops.cpu_release out where this is false (wants_cpu_release(),
  * kernel_check.hpp: the same rule on the expected forms).
  */
 static __always_inline bool burst_reenq_on_release(void)
@@ -238,32 +238,16 @@ static __always_inline bool burst_reenq_on_release(void)
  * (SCX_ENQ_REENQ, counted as requeued), once the kernel has switched to
  * the higher class's task.  Deferred, so the preempted task is no longer
  * current, nor migration-disabled by this callback's trampoline, and the
- * kernel does not put it straight back in the same local queue.  Once per
- * loss of the CPU (the kernel calls ops.cpu_release again only after
- * ops.cpu_acquire); a task put in that local queue later (a per-CPU
- * kthread, a pinned task) waits for the CPU as it must.
+ * kernel does not put it straight back in the same local queue.  A task
+ * that waited there without running yet keeps its wait (reenq_unrun()).
+ * Once per loss of the CPU (the kernel calls ops.cpu_release again only
+ * once sched_ext has had the CPU back); a task put in that local queue
+ * later (a per-CPU kthread) waits for the CPU as it must.
  */
 static __always_inline void burst_reenq_released(void)
 {
 	if (burst_reenq_on_release())
 		scx_bpf_reenqueue_local___v2___burst();
-}
-
-/*
- * Whether the kernel gave @p back to ops.enqueue (SCX_ENQ_REENQ in
- * @enq_flags) before it ran: an SCX_ENQ_IMMED insert whose local queue
- * could not run it at once (SCX_TASK_REENQ_IMMED in p->scx.flags, 7.1 on).
- * False for a task preempted while it ran (SCX_TASK_REENQ_PREEMPTED).
- */
-static __always_inline bool burst_reenq_unrun(const struct task_struct *p,
-					      u64 enq_flags)
-{
-	if (!(enq_flags & SCX_ENQ_REENQ) ||
-	    !bpf_core_enum_value_exists(enum scx_ent_flags, SCX_TASK_REENQ_IMMED))
-		return false;
-	return (p->scx.flags &
-		bpf_core_enum_value(enum scx_ent_flags, SCX_TASK_REENQ_REASON_MASK)) ==
-	       bpf_core_enum_value(enum scx_ent_flags, SCX_TASK_REENQ_IMMED);
 }
 
 /* Run the head of @dsq_id next on this CPU; false if it was empty.

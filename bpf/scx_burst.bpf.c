@@ -476,7 +476,7 @@ static __always_inline void burst_kick(s32 cpu, u64 flags)
  * SCX_ENQ_IMMED (burst_enq_immed(): 0 before 7.1).  With it, a task that
  * cannot run at once, or that a real-time (or deadline, or stop) task
  * preempts later in that run, comes back through ops.enqueue
- * (SCX_ENQ_REENQ; burst_reenq_unrun() tells which) instead of waiting at
+ * (SCX_ENQ_REENQ; reenq_unrun() tells which) instead of waiting at
  * the head of that local queue, out of every other CPU's reach, for as
  * long as the other class keeps the CPU.  Nothing else calls
  * burst_enq_immed().
@@ -1255,7 +1255,7 @@ enum direct_to {
  * never passes another move, so this insert is its only chance at
  * SCX_ENQ_IMMED.  If that CPU got a task in the meantime (an interrupt
  * woke a per-CPU kthread there), the kernel hands ours back to
- * ops.enqueue, which places it as a wakeup (burst_reenq_unrun()).  The
+ * ops.enqueue, which places it as a wakeup (reenq_unrun()).  The
  * waker's CPU is still running the waker, so a handoff is a plain insert.
  */
 static __always_inline void insert_direct(struct task_struct *p,
@@ -1531,15 +1531,33 @@ static __always_inline void queue_shared(const struct enq *e)
 	place(e, llc_dsq(e->policy, queue_llc(e->p, e->cpu)), idle, false);
 }
 
+/*
+ * Whether the kernel handed @p back to ops.enqueue (SCX_ENQ_REENQ) before
+ * it ran since it was last queued: every queueing sets queued_at and
+ * ops.running clears it.  So a task bounced from an SCX_ENQ_IMMED insert
+ * (7.1 on), or one that waited in the local queue ops.cpu_release handed
+ * back (6.19-7.0), is "unrun"; one preempted while it ran (by a higher
+ * class, or core scheduling) is not.  The kernel's reason bits would not
+ * do: SCX_TASK_REENQ_* exist from 7.1 only, and 7.2 marks every task of a
+ * handed-back local queue alike (SCX_TASK_REENQ_KFUNC).  A per-CPU
+ * kthread, whose queued_at stays 0, counts as preempted.
+ */
+static __always_inline bool reenq_unrun(const struct burst_task_ctx *tctx,
+					u64 enq_flags)
+{
+	return (enq_flags & SCX_ENQ_REENQ) && tctx && tctx->queued_at;
+}
+
 static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 				    struct burst_stats *st)
 {
 	struct enq e = {
 		.p = p, .st = st, .flags = enq_flags,
 		.policy = active_policy(), .cpu = scx_bpf_task_cpu(p),
+		.tctx = task_ctx(p),
 	};
 
-	bool unrun = burst_reenq_unrun(p, enq_flags);
+	bool unrun = reenq_unrun(e.tctx, enq_flags);
 
 	stat_add(e.st, BURST_STAT_enqueue, 1);
 	if (enq_flags & SCX_ENQ_REENQ)
@@ -1551,7 +1569,6 @@ static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 		return;
 	}
 
-	e.tctx = task_ctx(p);
 	if (!e.tctx) {
 		scx_bpf_error("failed to look up task ctx for pid %d", p->pid);
 		return;
@@ -1559,12 +1576,12 @@ static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 	e.now = burst_now();
 	e.tctx->flags = task_flags(p);
 	/*
-	 * A task the kernel bounced before it ran was put in a local queue
-	 * to run at once (an idle CPU's, a fully idle core's, or by
-	 * ops.dispatch) and found that CPU taken: its wait goes on (queued_at
-	 * stays, for the wait bound), and as it was chosen to run at once it
-	 * is placed as a wakeup would be, free to preempt, whether it woke or
-	 * its slice had ended.
+	 * A task the kernel handed back before it ran was put in a local
+	 * queue to run there (at once: an idle CPU's, a fully idle core's,
+	 * or by ops.dispatch; or next, by a handoff) and found that CPU
+	 * taken: its wait goes on (queued_at stays, for the wait bound), and
+	 * as it was chosen to run it is placed as a wakeup would be, free to
+	 * preempt, whether it woke or its slice had ended.
 	 */
 	if (unrun)
 		e.flags |= SCX_ENQ_WAKEUP;

@@ -87,5 +87,5 @@ BURST_COMPAT(REENQ_LOCAL, "reenq-local",
 	     "it, and once the higher class's task runs the kernel hands the "
 	     "task it preempted back to ops.enqueue. Before 6.19 nothing: "
 	     "scx_bpf_reenqueue_local() runs while that task is still current "
-	     "and migration-disabled by the BPF trampoline "
+	     "and, on 7.2 at least, migration-disabled by the BPF trampoline "
 	     "(CONFIG_PREEMPT_RCU), and puts it back in that local queue")

@@ -127,10 +127,14 @@ TEST(KernelCheck, CpuReleaseOnlyWhereItHandsTasksBack)
 	auto k = ks(kernel_7x(), "7.2.13");
 	auto one = parse_debug_compat("enq-immed", k);
 	ASSERT_TRUE(one) << one.error().msg;
-	EXPECT_TRUE(wants_cpu_release(*expected_forms(k, *one)));
+	auto fo = expected_forms(k, *one);
+	ASSERT_TRUE(fo) << fo.error().msg;
+	EXPECT_TRUE(wants_cpu_release(*fo));
 	auto both = parse_debug_compat("enq-immed,reenq-local", k);
 	ASSERT_TRUE(both) << both.error().msg;
-	EXPECT_FALSE(wants_cpu_release(*expected_forms(k, *both)));
+	auto fb = expected_forms(k, *both);
+	ASSERT_TRUE(fb) << fb.error().msg;
+	EXPECT_FALSE(wants_cpu_release(*fb));
 }
 
 TEST(KernelCheck, OlderKernelsTakeTheFallbacks)

@@ -453,8 +453,6 @@ TEST_P(Vm, Foundation)
 			EXPECT_EQ(bounced, 0) << r.one(t + "_SHARE");
 		}
 		if (t == "RT_OFF") {
-			// no task is handed back before it ran (that is the flag's)
-			EXPECT_EQ(bounced, 0) << r.one(t + "_SHARE");
 			EXPECT_TRUE(contains(err, "enq-immed=fallback(forced) "
 						  "reenq-local=scx_bpf_reenqueue_local___v2"))
 				<< err;
