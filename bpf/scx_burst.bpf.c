@@ -1554,21 +1554,24 @@ static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 	struct enq e = {
 		.p = p, .st = st, .flags = enq_flags,
 		.policy = active_policy(), .cpu = scx_bpf_task_cpu(p),
-		.tctx = task_ctx(p),
 	};
-
-	bool unrun = reenq_unrun(e.tctx, enq_flags);
+	bool unrun;
 
 	stat_add(e.st, BURST_STAT_enqueue, 1);
-	if (enq_flags & SCX_ENQ_REENQ)
-		stat_add(e.st, unrun ? BURST_STAT_bounced : BURST_STAT_requeued, 1);
-
+	/* a per-CPU kthread's queued_at stays 0: handed back, it was
+	 * preempted (reenq_unrun()), and it needs no task context */
 	if (is_percpu_kthread(p)) {
+		if (enq_flags & SCX_ENQ_REENQ)
+			stat_add(e.st, BURST_STAT_requeued, 1);
 		burst_dsq_insert(p, SCX_DSQ_LOCAL, tunables.slice_ns, enq_flags);
 		stat_add(e.st, BURST_STAT_direct, 1);
 		return;
 	}
 
+	e.tctx = task_ctx(p);
+	unrun = reenq_unrun(e.tctx, enq_flags);
+	if (enq_flags & SCX_ENQ_REENQ)
+		stat_add(e.st, unrun ? BURST_STAT_bounced : BURST_STAT_requeued, 1);
 	if (!e.tctx) {
 		scx_bpf_error("failed to look up task ctx for pid %d", p->pid);
 		return;

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "scx_burst/policy.h"
+#include "scx_burst/topology.hpp"
 #include "scx_burst/version.hpp"
 
 namespace {
@@ -827,24 +828,11 @@ std::vector<std::string> words(const std::string &s)
 	return v;
 }
 
-// "0-3", "0,2,4-5" -> CPU numbers; empty if malformed
+// "0-3", "0,2,4-5" -> CPU numbers, sorted (the daemon's own parser,
+// topology.hpp); empty if malformed
 std::vector<int> parse_cpulist(const std::string &s)
 {
-	std::vector<int> v;
-	std::istringstream in(s);
-	std::string part;
-	while (std::getline(in, part, ',')) {
-		auto dash = part.find('-');
-		try {
-			int a = std::stoi(part.substr(0, dash));
-			int b = dash == std::string::npos ? a : std::stoi(part.substr(dash + 1));
-			for (int c = a; c <= b; c++)
-				v.push_back(c);
-		} catch (...) {
-			return {};
-		}
-	}
-	return v;
+	return scx_burst::parse_cpulist(s).value_or(std::vector<int>{});
 }
 
 // Share of the busy time of `cpus` in per-CPU deltas d.
