@@ -1539,8 +1539,9 @@ static __always_inline void queue_shared(const struct enq *e)
  * back (6.19-7.0), is "unrun"; one preempted while it ran (by a higher
  * class, or core scheduling) is not.  The kernel's reason bits would not
  * do: SCX_TASK_REENQ_* exist from 7.1 only, and 7.2 marks every task of a
- * handed-back local queue alike (SCX_TASK_REENQ_KFUNC).  A per-CPU
- * kthread, whose queued_at stays 0, counts as preempted.
+ * handed-back local queue alike (SCX_TASK_REENQ_KFUNC).  Not called for a
+ * per-CPU kthread: its queued_at stays 0, so enqueue() counts it as
+ * preempted without its task context.
  */
 static __always_inline bool reenq_unrun(const struct burst_task_ctx *tctx,
 					u64 enq_flags)
@@ -1558,8 +1559,7 @@ static __always_inline void enqueue(struct task_struct *p, u64 enq_flags,
 	bool unrun;
 
 	stat_add(e.st, BURST_STAT_enqueue, 1);
-	/* a per-CPU kthread's queued_at stays 0: handed back, it was
-	 * preempted (reenq_unrun()), and it needs no task context */
+	/* handed back, a per-CPU kthread was preempted (reenq_unrun()) */
 	if (is_percpu_kthread(p)) {
 		if (enq_flags & SCX_ENQ_REENQ)
 			stat_add(e.st, BURST_STAT_requeued, 1);
