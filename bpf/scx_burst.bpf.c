@@ -278,7 +278,7 @@ struct {
 	__type(value, struct age_timer);
 } age_timers SEC(".maps");
 
-/* Burst-policy vtime clock: the largest vtime that started running. */
+/* Burst-policy vtime clock: burst_clock_advance() in policy.h. */
 static u64 vtime_now;
 
 /* Per task: burst, vtime, deadline (the tracer shares this map). */
@@ -639,14 +639,33 @@ static __always_inline bool woken_by_exiting_child(const struct task_struct *p)
 }
 
 /*
+ * Does the synchronous wakeup of @p answer one (burst_credited_sleep())?
+ * True if the waker (the running task: ops.select_cpu runs in the
+ * waker's context) is the task @p last woke synchronously.  Records @p as
+ * the waker's own last synchronous wakee either way.  A synchronous wakeup
+ * from an interrupt names the interrupted task as the waker; it answers
+ * nothing unless that task happens to be the one @p last woke.
+ */
+static bool sync_answers(struct task_struct *p, struct burst_task_ctx *tctx)
+{
+	struct task_struct *waker = bpf_get_current_task_btf();
+	struct burst_task_ctx *wctx = task_ctx(waker);
+
+	if (wctx)
+		wctx->sync_wakee = p->pid;
+	return tctx->sync_wakee && tctx->sync_wakee == waker->pid;
+}
+
+/*
  * The task woke up: its sleep ends the burst or pays part of it back
- * (burst_wake(); a wait for an exiting child pays back nothing,
+ * (burst_wake(); a wait for an exiting child, or a quick answer to a
+ * synchronous wakeup of its own (@answered), pays back nothing:
  * burst_credited_sleep()).  Called by whichever of ops.select_cpu and
  * ops.runnable sees the wakeup first, so the key select_cpu computes
  * already has it.
  */
 static void settle_sleep(struct task_struct *p, struct burst_task_ctx *tctx,
-			 u64 now)
+			 u64 now, bool answered)
 {
 	u64 at = tctx->slept_at;
 
@@ -655,7 +674,8 @@ static void settle_sleep(struct task_struct *p, struct burst_task_ctx *tctx,
 	tctx->slept_at = 0;
 	burst_wake(&tctx->burst_ns, &tctx->prev_burst_ns,
 		   burst_credited_sleep((s64)(now - at) > 0 ? now - at : 0,
-					woken_by_exiting_child(p)),
+					woken_by_exiting_child(p), answered,
+					tunables.slice_ns),
 		   tunables.burst_reset_ns, tunables.burst_smoothness);
 	tctx->score = current_score(tctx);
 }
@@ -1322,7 +1342,8 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 	tctx = task_ctx(p);
 	if (!tctx)
 		return prev_cpu;
-	settle_sleep(p, tctx, burst_now());
+	settle_sleep(p, tctx, burst_now(),
+		     (wake_flags & SCX_WAKE_SYNC) && sync_answers(p, tctx));
 
 	if (wake_flags & SCX_WAKE_SYNC) {
 		u32 place;
@@ -2081,7 +2102,7 @@ void BPF_STRUCT_OPS(burst_runnable, struct task_struct *p, u64 enq_flags)
 	struct burst_task_ctx *tctx = task_ctx(p);
 
 	if (tctx)
-		settle_sleep(p, tctx, burst_now());
+		settle_sleep(p, tctx, burst_now(), false);
 }
 
 void BPF_STRUCT_OPS(burst_running, struct task_struct *p)
@@ -2090,6 +2111,7 @@ void BPF_STRUCT_OPS(burst_running, struct task_struct *p)
 	struct burst_task_ctx *tctx = task_ctx(p);
 	s32 cpu = scx_bpf_task_cpu(p);
 	struct cpu_ctx *cctx = cpu_ctx(cpu);
+	struct task_struct *head;
 	u64 now = burst_now();
 
 	stat_add(st, BURST_STAT_runs, 1);
@@ -2098,8 +2120,12 @@ void BPF_STRUCT_OPS(burst_running, struct task_struct *p)
 
 	tctx->last_charge = now;
 	tctx->nr_runs++;
-	if (time_before(vtime_now, tctx->vtime))
-		vtime_now = tctx->vtime;
+	/* the deadline policy keeps the clock too, for a switch back */
+	head = active_policy() == BURST_POLICY_BURST && cpu >= 0 &&
+	       cpu < nr_cpu_ids ?
+	       burst_dsq_peek(llc_dsq(BURST_POLICY_BURST, llc_of(cpu))) : NULL;
+	vtime_now = burst_clock_advance(vtime_now, tctx->vtime, head,
+					head ? head->scx.dsq_vtime : 0);
 	if (tctx->queued_at) {
 		if ((s64)(now - tctx->queued_at) > 0)
 			stat_max(st, BURST_STAT_max_wait_us,

@@ -124,6 +124,8 @@ struct burst_task_ctx {
 	u64 slept_at;		/* when it last went to sleep; 0: awake */
 	u32 score;		/* burst score 0..39 */
 	u32 flags;		/* BURST_TASK_* */
+	s32 sync_wakee;		/* pid it last woke with SCX_WAKE_SYNC; 0: none */
+	u32 pad;
 };
 
 enum burst_task_flags {
@@ -198,6 +200,6 @@ BURST_STATIC_ASSERT(sizeof(struct burst_domain_req) == 8 * BURST_CPUMASK_WORDS +
 		    "burst_domain_req layout");
 BURST_STATIC_ASSERT(sizeof(struct burst_exit_info) == 16 + 128 + 1024,
 	       "burst_exit_info layout");
-BURST_STATIC_ASSERT(sizeof(struct burst_task_ctx) == 88, "burst_task_ctx layout");
+BURST_STATIC_ASSERT(sizeof(struct burst_task_ctx) == 96, "burst_task_ctx layout");
 
 #endif /* SCX_BURST_INTF_H */

@@ -211,22 +211,43 @@ static inline bool burst_wake(u64 *burst_ns, u64 *prev_ns, u64 slept_ns,
 }
 
 /*
- * The sleep a wakeup credits (burst_wake()'s @slept_ns).  A wait that ended
- * because a child of the task exited (wait4() woken by the child's exit,
- * the waker being that exiting child) credits nothing: the task waited
- * for work it started itself, not for input.  A loop that forks a short
- * child, waits for it and then computes for 5 ms (stress-ng's fork
- * workers) slept a quarter of its burst or more while its child waited
- * behind the queued hogs, so every loop ended its burst and it kept the
- * score of a 5 ms burst (5) against the hogs' 16 and more: 1.35x its EEVDF
- * CPU time while the hogs got 0.54x (docs/policies.md).  Now its burst
- * grows as a hog's does.  A shell or make waiting for its commands runs
- * for microseconds between waits, so its burst stays near 0 either way,
- * and its wait for input (a terminal, a socket) still credits in full.
+ * The sleep a wakeup credits (burst_wake()'s @slept_ns).  Two kinds of
+ * wait are work the task handed to another task, not idleness, and credit
+ * nothing:
+ *
+ *   - @child_exited: the wait ended because a child of the task exited
+ *     (wait4() woken by the child's exit, the waker being that exiting
+ *     child).  A loop that forks a short child, waits for it and then
+ *     computes for 5 ms (stress-ng's fork workers) slept a quarter of its
+ *     burst or more while its child waited behind the queued hogs, so every
+ *     loop ended its burst and it kept the score of a 5 ms burst (5)
+ *     against the hogs' 16 and more: 1.35x its EEVDF CPU time while the
+ *     hogs got 0.54x (docs/policies.md).  Now its burst grows as a hog's
+ *     does.  A shell or make waiting for its commands runs for microseconds
+ *     between waits, so its burst stays near 0 either way;
+ *   - @answered, a sleep shorter than @handoff_ns (one slice): the wakeup
+ *     is synchronous and answers one, the waker being the task this one
+ *     last woke synchronously (a request over a pipe or socket and its
+ *     reply).  Each thread of a pair that trades a CPU this way runs for
+ *     microseconds and sleeps while the other runs, so each looked like a
+ *     60 Hz renderer (score 0) while together they are one CPU-bound task;
+ *     at score 0 against the hogs' 12-15 the pair was owed most of a CPU
+ *     (a ping-pong pair made 3-7 times EEVDF's round trips under load).
+ *     Now the pair's bursts grow by their runs as long as the trade goes on
+ *     quickly.  A reply that comes a slice or more later (a server waiting
+ *     for a client that thinks, a partner that waited its turn behind
+ *     other tasks) credits in full, so the burst only spans a run of quick
+ *     exchanges, and the task's CPU time in it.
+ *
+ * A wait for input (a terminal, a timer, a pipe or socket whose writer is
+ * not answering this task) credits in full.
  */
-static inline u64 burst_credited_sleep(u64 slept_ns, bool child_exited)
+static inline u64 burst_credited_sleep(u64 slept_ns, bool child_exited,
+					bool answered, u64 handoff_ns)
 {
-	return child_exited ? 0 : slept_ns;
+	if (child_exited || (answered && slept_ns < handoff_ns))
+		return 0;
+	return slept_ns;
 }
 
 /* The burst a task is judged by: the larger of history and current run. */
@@ -303,6 +324,40 @@ static inline u64 burst_vtime_floor(u64 vtime, u64 vtime_now, u64 slice_ns)
 	if (vtime_now < slice_ns)
 		floor = 0;
 	return (s64)(vtime - floor) < 0 ? floor : vtime;
+}
+
+/*
+ * The burst policy's clock (vtime_now), advanced as each task starts
+ * running: to the started task's key, but never past the key of the head
+ * of the starting CPU's LLC queue (@queued: there is one), and never back.
+ *
+ *	clock = max(clock, min(started key, queued head's key))
+ *
+ * Tasks start out of key order: on an idle CPU, by a synchronous or
+ * preemption handoff, a new task (burst_fork_vtime(): ahead of the clock
+ * by its inherited score).  A clock that followed the largest started key
+ * ran ahead of the queue: a fork worker's children and a hog's renewed
+ * key moved it by tens of milliseconds of key at every start (2 vCPUs,
+ * renderer, ping-pong, fork workers and hogs: fork workers' starts moved
+ * it by 6 s of key in 4 s), so a task waking from a sleep, floored one
+ * slice behind that clock, queued behind hogs that had waited since,
+ * whatever its score, and its wakeup waited for several of their slices
+ * (renderer wakeup p99 18.6 ms against EEVDF's 6.6 ms).  Held at the
+ * queue's head, the floor puts a sleeper at most one slice ahead of the
+ * earliest queued task, as CFS's min_vruntime did.  It needs
+ * burst_credited_sleep()'s quick-answer rule: without the clock running
+ * ahead, the floor no longer taxes frequent sleepers, the score's weight
+ * acts in full, and a ping-pong pair at score 0 held a whole CPU
+ * (docs/policies.md).
+ */
+static inline u64 burst_clock_advance(u64 clock, u64 started_key, bool queued,
+				      u64 head_key)
+{
+	u64 to = started_key;
+
+	if (queued && (s64)(head_key - to) < 0)
+		to = head_key;
+	return (s64)(to - clock) > 0 ? to : clock;
 }
 
 /*

@@ -28,7 +28,7 @@ BURST_TUNABLE(burst_enabled, burst_enabled, BOOL, 1, 1, 0, 1,
 BURST_TUNABLE(deadline_burst, deadline_burst, BOOL, 1, 1, 0, 1,
 	      "--no-deadline-burst", "deadline policy: scale deadline offsets by burst score 1/8..1 (--no-deadline-burst: BFS's offsets)")
 BURST_TUNABLE(slice_us, slice_ns, UINT, 1000, 5000, 100, 100000,
-	      "-s,--slice-us", "burst policy time slice (us)")
+	      "-s,--slice-us", "burst policy time slice (us); an answer to a synchronous wakeup sooner than this is no sleep (docs/policies.md)")
 BURST_TUNABLE(rr_interval_ms, rr_interval_ns, UINT, 1000000, 6, 1, 1000,
 	      "--rr-interval-ms", "deadline policy time slice, BFS rr_interval (ms)")
 BURST_TUNABLE(burst_penalty_offset, burst_penalty_offset, UINT, 1, 18, 0, 64,

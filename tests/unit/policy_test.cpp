@@ -215,6 +215,25 @@ TEST(ForkVtime, DebitGrowsWithInheritedScore)
 	EXPECT_EQ(burst_fork_vtime(vnow, slice, BURST_NICE_0_IDX + 19, 5), vnow + slice / 2);
 }
 
+TEST(VtimeClock, NeverPassesTheQueuedHeadNorGoesBack)
+{
+	// nothing queued: the started key
+	EXPECT_EQ(burst_clock_advance(100 * kMs, 130 * kMs, false, 0), 130 * kMs);
+	// a task started ahead of the queue: held at the head's key
+	EXPECT_EQ(burst_clock_advance(100 * kMs, 145 * kMs, true, 110 * kMs), 110 * kMs);
+	// in key order: the started key
+	EXPECT_EQ(burst_clock_advance(100 * kMs, 105 * kMs, true, 110 * kMs), 105 * kMs);
+	// never back: a floored sleeper, or a head behind the clock
+	EXPECT_EQ(burst_clock_advance(100 * kMs, 95 * kMs, true, 110 * kMs), 100 * kMs);
+	EXPECT_EQ(burst_clock_advance(100 * kMs, 145 * kMs, true, 90 * kMs), 100 * kMs);
+	// across the u64 wrap, as time_before() compares
+	const uint64_t near = UINT64_MAX - kMs;
+	EXPECT_EQ(burst_clock_advance(near, near + 3 * kMs, true, near + 2 * kMs), near + 2 * kMs);
+	// the floor then puts a sleeper at most one slice ahead of the head
+	uint64_t c = burst_clock_advance(100 * kMs, 400 * kMs, true, 120 * kMs);
+	EXPECT_EQ(burst_vtime_floor(0, c, 5 * kMs), 115 * kMs);
+}
+
 TEST(VtimeFloor, SleeperGetsAtMostOneSlice)
 {
 	EXPECT_EQ(burst_vtime_floor(100, 1000 * kMs, 5 * kMs), 995 * kMs);
@@ -512,20 +531,53 @@ TEST(BurstWake, CreditRule)
 // wakeup) keeps its frame's score either way.
 TEST(BurstWake, WaitingForAChildIsNoSleep)
 {
-	EXPECT_EQ(burst_credited_sleep(10 * kMs, false), 10 * kMs);
-	EXPECT_EQ(burst_credited_sleep(10 * kMs, true), 0u);
+	EXPECT_EQ(burst_credited_sleep(10 * kMs, false, false, 0), 10 * kMs);
+	EXPECT_EQ(burst_credited_sleep(10 * kMs, true, false, 0), 0u);
 
 	Cycles credited, child, render;
 	for (int i = 0; i < 200; i++) {	// 1 s of the loop's run time
-		credited.cycle(5 * kMs, burst_credited_sleep(10 * kMs, false));
-		child.cycle(5 * kMs, burst_credited_sleep(10 * kMs, true));
-		render.cycle(4 * kMs, burst_credited_sleep(12667 * kUs, false));
+		credited.cycle(5 * kMs, burst_credited_sleep(10 * kMs, false, false, 0));
+		child.cycle(5 * kMs, burst_credited_sleep(10 * kMs, true, false, 0));
+		render.cycle(4 * kMs, burst_credited_sleep(12667 * kUs, false, false, 0));
 	}
 	EXPECT_LE(credited.max_score, 6u);
 	EXPECT_EQ(child.ended, 0);
 	// a hog's score after 1 s of running (burst_score(1 s) = 16)
 	EXPECT_EQ(child.last_score, burst_score(1000 * kMs, kOff, kScale));
 	EXPECT_EQ(render.max_score, burst_score(4 * kMs, kOff, kScale));
+}
+
+// A ping-pong pair trading a CPU (each thread runs 50 us, then sleeps
+// while its partner runs: 60 us, woken by the partner it woke): each
+// thread ended its burst at every sleep and kept score 0; answered
+// sleeps credit nothing, so its burst grows by its runs as a hog's does.
+// A server waiting for a client that thinks (an answer after 8 ms, more
+// than a slice) and a 60 Hz renderer (a timer wakeup) keep their scores.
+TEST(BurstWake, AQuickAnswerIsNoSleep)
+{
+	const uint64_t slice = 5 * kMs;	// slice_us's default
+
+	EXPECT_EQ(burst_credited_sleep(60 * kUs, false, true, slice), 0u);
+	EXPECT_EQ(burst_credited_sleep(slice - 1, false, true, slice), 0u);
+	EXPECT_EQ(burst_credited_sleep(slice, false, true, slice), slice)
+		<< "an answer a slice later credits in full";
+	EXPECT_EQ(burst_credited_sleep(60 * kUs, false, false, slice), 60 * kUs)
+		<< "a wakeup that answers nothing credits in full";
+
+	Cycles unanswered, pair, server, render;
+	for (int i = 0; i < 20000; i++) {	// 1 s of each pair thread's runs
+		unanswered.cycle(50 * kUs, burst_credited_sleep(60 * kUs, false, false, slice));
+		pair.cycle(50 * kUs, burst_credited_sleep(60 * kUs, false, true, slice));
+		if (i < 1000) {
+			server.cycle(50 * kUs, burst_credited_sleep(8 * kMs, false, true, slice));
+			render.cycle(200 * kUs, burst_credited_sleep(16467 * kUs, false, false, slice));
+		}
+	}
+	EXPECT_EQ(unanswered.max_score, 0u);
+	EXPECT_EQ(pair.ended, 0);
+	EXPECT_EQ(pair.last_score, burst_score(1000 * kMs, kOff, kScale));
+	EXPECT_EQ(server.max_score, 0u);
+	EXPECT_EQ(render.max_score, 0u);
 }
 
 TEST(BurstWake, EndsOrShrinks)
