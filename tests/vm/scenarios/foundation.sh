@@ -54,7 +54,7 @@ wait $cyc
 # --- fork inheritance: a shell runs a program whose two threads burn CPU,
 # then starts another child ("timeout"), which must not inherit the
 # threads' bursts (the daemon's --debug-tasks rows show both)
-sh -c 'sysbench cpu --threads=2 --time=3 run > /dev/null; timeout 10 sleep 2.5; true'
+sh -c 'sysbench cpu --threads=2 --time=5 run > /dev/null; timeout 10 sleep 2.5; true'
 sleep 1.5
 
 # --- a pipe stream: pipe writes and reads wake the other end with
