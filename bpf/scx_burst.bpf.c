@@ -624,31 +624,34 @@ static void charge(struct task_struct *p, struct burst_task_ctx *tctx,
 }
 
 /*
- * Is @p being woken by an exiting child of its own (wait4() returning)?
- * The waker is the running task: ops.select_cpu runs in the waker's
- * context, and so does ops.runnable unless the kernel queued the wakeup
- * to the target CPU (then the running task is an unrelated one, and the
- * answer is no).
+ * The waker of a task: the running task.  ops.select_cpu runs in the
+ * waker's context, and so does ops.runnable unless the kernel queued the
+ * wakeup to the target CPU (then the running task is an unrelated one,
+ * and the tests below answer no).  Read once per callback and passed down.
  */
-static __always_inline bool woken_by_exiting_child(const struct task_struct *p)
+static __always_inline struct task_struct *current_waker(void)
 {
-	struct task_struct *waker = bpf_get_current_task_btf();
+	return bpf_get_current_task_btf();
+}
 
+/* Is @p being woken by an exiting child of its own (wait4() returning)? */
+static __always_inline bool woken_by_exiting_child(const struct task_struct *p,
+						   const struct task_struct *waker)
+{
 	return (waker->flags & PF_EXITING) &&
 	       BPF_CORE_READ(waker, real_parent, pid) == p->pid;
 }
 
 /*
  * Does the synchronous wakeup of @p answer one (burst_credited_sleep())?
- * True if the waker (the running task: ops.select_cpu runs in the
- * waker's context) is the task @p last woke synchronously.  Records @p as
+ * True if @waker is the task @p last woke synchronously.  Records @p as
  * the waker's own last synchronous wakee either way.  A synchronous wakeup
  * from an interrupt names the interrupted task as the waker; it answers
  * nothing unless that task happens to be the one @p last woke.
  */
-static bool sync_answers(struct task_struct *p, struct burst_task_ctx *tctx)
+static bool sync_answers(struct task_struct *p, struct burst_task_ctx *tctx,
+			 struct task_struct *waker)
 {
-	struct task_struct *waker = bpf_get_current_task_btf();
 	struct burst_task_ctx *wctx = task_ctx(waker);
 
 	if (wctx)
@@ -665,7 +668,7 @@ static bool sync_answers(struct task_struct *p, struct burst_task_ctx *tctx)
  * already has it.
  */
 static void settle_sleep(struct task_struct *p, struct burst_task_ctx *tctx,
-			 u64 now, bool answered)
+			 const struct task_struct *waker, u64 now, bool answered)
 {
 	u64 at = tctx->slept_at;
 
@@ -674,7 +677,7 @@ static void settle_sleep(struct task_struct *p, struct burst_task_ctx *tctx,
 	tctx->slept_at = 0;
 	burst_wake(&tctx->burst_ns, &tctx->prev_burst_ns,
 		   burst_credited_sleep((s64)(now - at) > 0 ? now - at : 0,
-					woken_by_exiting_child(p), answered,
+					woken_by_exiting_child(p, waker), answered,
 					tunables.slice_ns),
 		   tunables.burst_reset_ns, tunables.burst_smoothness);
 	tctx->score = current_score(tctx);
@@ -1203,10 +1206,10 @@ enum sync_place {
  * could run it at once.  -1 (SYNC_NONE): the usual idle search.
  */
 static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
-			 s32 prev_cpu, u32 *place)
+			 const struct task_struct *waker, s32 prev_cpu,
+			 u32 *place)
 {
 	s32 cpu = bpf_get_smp_processor_id();
-	struct task_struct *waker;
 	struct cpu_ctx *cctx;
 	struct pick pk;
 	u32 policy;
@@ -1227,7 +1230,6 @@ static s32 pick_sync_cpu(struct task_struct *p, struct burst_task_ctx *tctx,
 		}
 	}
 	cctx = cpu_ctx(cpu);
-	waker = bpf_get_current_task_btf();
 	if (!cctx || !cctx->busy || (waker->flags & PF_EXITING))
 		return -1;
 	*place = SYNC_HOME;
@@ -1332,6 +1334,7 @@ static s32 sync_home(struct task_struct *p, struct burst_task_ctx *tctx,
 static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 				      u64 wake_flags)
 {
+	struct task_struct *waker = current_waker();
 	struct burst_task_ctx *tctx;
 	bool saturated;
 	s32 cpu;
@@ -1342,13 +1345,13 @@ static __always_inline s32 select_cpu(struct task_struct *p, s32 prev_cpu,
 	tctx = task_ctx(p);
 	if (!tctx)
 		return prev_cpu;
-	settle_sleep(p, tctx, burst_now(),
-		     (wake_flags & SCX_WAKE_SYNC) && sync_answers(p, tctx));
+	settle_sleep(p, tctx, waker, burst_now(),
+		     (wake_flags & SCX_WAKE_SYNC) && sync_answers(p, tctx, waker));
 
 	if (wake_flags & SCX_WAKE_SYNC) {
 		u32 place;
 
-		cpu = pick_sync_cpu(p, tctx, prev_cpu, &place);
+		cpu = pick_sync_cpu(p, tctx, waker, prev_cpu, &place);
 		if (place == SYNC_HOME)
 			return sync_home(p, tctx, prev_cpu, cpu);
 		if (cpu >= 0) {
@@ -2102,7 +2105,7 @@ void BPF_STRUCT_OPS(burst_runnable, struct task_struct *p, u64 enq_flags)
 	struct burst_task_ctx *tctx = task_ctx(p);
 
 	if (tctx)
-		settle_sleep(p, tctx, burst_now(), false);
+		settle_sleep(p, tctx, current_waker(), burst_now(), false);
 }
 
 void BPF_STRUCT_OPS(burst_running, struct task_struct *p)
