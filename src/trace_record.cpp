@@ -129,11 +129,21 @@ Result<> read_online(uint64_t (&mask)[BURST_CPUMASK_WORDS])
 	return {};
 }
 
-// What the recorder has drained so far (trace_window.hpp).
+// What the recorder has drained so far (trace_window.hpp), and how far
+// the current drain may go.
 struct Sink {
 	EventWindow window;
+	DrainLimit limit;
+	bool paused = false;		// on_event() ended the drain early
 	uint64_t short_records = 0;	// never expected: same header both sides
 };
+
+// How long one drain of the recording loop may take before the loop looks
+// at the clock, the signals and the cap again (DrainLimit).
+constexpr uint64_t kDrainSliceNs = 100'000'000;
+// What on_event() returns to end a drain early: libbpf stops there, with
+// the event already taken, and ring_buffer__consume() returns it.
+constexpr int kPaused = -ECANCELED;
 
 int on_event(void *ctx, void *data, size_t size)
 {
@@ -142,7 +152,14 @@ int on_event(void *ctx, void *data, size_t size)
 		sink->short_records++;
 		return 0;
 	}
+	// The cap does not end a drain: a refused event that comes later may
+	// be earlier in time and end the window sooner (EventWindow::finish());
+	// the loop stops at most one drain after the cap.
 	sink->window.add(*static_cast<const burst_trace_event *>(data));
+	if (!sink->limit.go_on(monotonic_ns)) {
+		sink->paused = true;
+		return kPaused;
+	}
 	return 0;
 }
 
@@ -235,11 +252,13 @@ public:
 	// --max-events were kept and another came: time to stop.
 	bool full() const { return sink_->window.full(); }
 
-	// Whatever the ring holds now.
-	Result<> drain()
+	// What the ring holds, until @until_ns has come (DrainLimit).
+	Result<> drain(uint64_t until_ns)
 	{
+		sink_->limit = DrainLimit{.until_ns = until_ns};
+		sink_->paused = false;
 		int n = ring_buffer__consume(ring_.get());
-		if (n < 0)
+		if (n < 0 && !(n == kPaused && sink_->paused))
 			return fail("reading the ring buffer failed: " + errstr(n));
 		return {};
 	}
@@ -265,7 +284,8 @@ public:
 	{
 		sink_->window.end_ns = *end_ns;
 		burst_trace__detach(skel_.get());
-		if (auto r = drain(); !r)
+		// nothing comes after detaching: what is left is at most a ring
+		if (auto r = drain(UINT64_MAX); !r)
 			return std::unexpected(r.error());
 		if (sink_->short_records)
 			return fail(std::to_string(sink_->short_records) +
@@ -332,7 +352,7 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 		int wait_ms = (int)std::min<uint64_t>((end_at - now) / 1000000 + 1, 100);
 		if (poll(fds, 2, wait_ms) < 0 && errno != EINTR)
 			return fail(std::string("poll: ") + strerror(errno));
-		if (auto r = tr->drain(); !r)
+		if (auto r = tr->drain(std::min(end_at, monotonic_ns() + kDrainSliceNs)); !r)
 			return std::unexpected(r.error());
 		if (tr->full()) {	// warned below, with the window's end
 			h.end_ns = monotonic_ns();

@@ -56,4 +56,27 @@ struct EventWindow {
 	}
 };
 
+// One drain of the ring buffer.  libbpf's ring_buffer__consume() returns
+// only once the ring is empty, so a recorder slower than the events (a
+// loaded machine, its own share of a CPU under hogs) drained for as long
+// as they came: --duration, the signals and the cap were looked at only
+// after it, and a 4 s recording ran 74 s (the bench's 4-vCPU boot, 48
+// hogs).  The recorder's callback asks after every event whether to go
+// on: every check_every events this looks at the clock and says stop once
+// until_ns has come; the recording loop then looks at everything again.
+// Pure (the clock is passed in), unit-tested (trace_window_test.cpp).
+struct DrainLimit {
+	uint64_t until_ns = UINT64_MAX;
+	uint32_t check_every = 256;	// a clock read costs more than an event
+	uint32_t since_check = 0;
+
+	template <class Clock> bool go_on(Clock &&now_ns)
+	{
+		if (++since_check < check_every)
+			return true;
+		since_check = 0;
+		return now_ns() < until_ns;
+	}
+};
+
 }  // namespace scx_burst::trace

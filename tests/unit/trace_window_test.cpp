@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 // EventWindow (trace_window.hpp): what a recording keeps, and where its
-// window ends when --max-events is reached.
+// window ends when --max-events is reached; DrainLimit: when one drain of
+// the ring stops.
 #include <gtest/gtest.h>
 
 #include "scx_burst/trace_window.hpp"
 
 namespace {
 
+using scx_burst::trace::DrainLimit;
 using scx_burst::trace::EventWindow;
 
 burst_trace_event at(uint64_t ts)
@@ -104,6 +106,50 @@ TEST(TraceWindow, MemoryStaysBounded)
 	uint64_t end = 0;
 	EXPECT_EQ(w.finish(end).size(), 1000u);
 	EXPECT_EQ(end, 1000u);
+}
+
+// Events that never stop coming (a recorder slower than they are): the
+// drain stops within check_every events of the limit's time, reading the
+// clock once per check_every events, not once per event.
+TEST(DrainLimit, AnEndlessStreamStillEnds)
+{
+	uint64_t clock = 0, reads = 0;
+	auto now = [&] {
+		reads++;
+		return clock;
+	};
+	DrainLimit d{.until_ns = 1000};
+	uint64_t events = 0;
+	while (d.go_on(now)) {
+		events++;
+		clock += 1;	// 1 ns an event
+		ASSERT_LT(events, 100000u) << "the drain never stopped";
+	}
+	EXPECT_GE(clock, 1000u);
+	EXPECT_LT(clock, 1000u + d.check_every);
+	EXPECT_EQ(reads, (events + 1) / d.check_every);
+}
+
+// Before its time a drain goes on for any number of events, and the
+// default limit (the last drain, after detaching) never stops one.
+TEST(DrainLimit, GoesOnUntilItsTime)
+{
+	uint64_t clock = 0;
+	auto now = [&] { return clock; };
+	DrainLimit d{.until_ns = 1000000};
+	for (int i = 0; i < 10000; i++)
+		ASSERT_TRUE(d.go_on(now));
+	DrainLimit all;
+	clock = UINT64_MAX - 1;
+	for (int i = 0; i < 10000; i++)
+		ASSERT_TRUE(all.go_on(now));
+	// a limit already passed stops at its first look at the clock
+	DrainLimit late{.until_ns = 5};
+	clock = 10;
+	int n = 0;
+	while (late.go_on(now))
+		n++;
+	EXPECT_EQ(n + 1u, late.check_every);
 }
 
 }  // namespace

@@ -110,6 +110,49 @@ wait $sw 2>/dev/null
 tag CAP_SUMMARY $(tr -d ' \n' < /tmp/tr_cap/summary.json | grep -oE '"(nr_events|start_ns|end_ns)":[0-9]+' | tr '\n' ' ')
 send_file CAP_ERR /tmp/cap.err
 
+# --- a recorder slower than the events: --duration still ends the
+# recording.  Once it records, the tracer (on CPU 0) drops to nice 19
+# beside two hogs there (under 1 % of the CPU) while a context-switch
+# storm on the other CPUs makes events faster than it takes them (a drain
+# that took events for as long as they came never ended).  The load stops
+# at the last progress line (its elapsed time reaches --duration), or 20 s
+# (guest time) after the storm began.  SLOW_CTXT: context switches during
+# the wait, the storm's size.
+ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
+taskset -c 0 scx_burst trace --duration 4 --ringbuf-kb 4096 --out /tmp/tr_slow \
+	> /dev/null 2> /tmp/slow.err &
+tsl=$!
+wait_line /tmp/slow.err '^recording' 120 || tag SLOW_NO_START
+renice -n 19 -p $tsl > /dev/null
+hogs 2 taskset -c 0
+taskset -c 1-$((ncpu - 1)) stress-ng --switch $((ncpu - 1)) --timeout 90 > /dev/null 2>&1 &
+sw=$!
+t0=$(cut -d' ' -f1 /proc/uptime)
+c0=$(ctxt)
+# (the guest's clock bounds the wait: under this load a round of the
+# loop takes far longer than its sleep)
+until awk '$1 == "recording" { split($2, a, "/"); if (a[1] + 0 >= a[2] + 0) e = 1 }
+	END { exit !e }' /tmp/slow.err; do
+	read -r _t _ < /proc/uptime
+	[ "${_t%.*}" -lt $((${t0%.*} + 20)) ] || break
+	sleep 0.2
+done
+tag SLOW_LAST_LINE_AFTER $(awk -v a=$t0 -v b=$(cut -d' ' -f1 /proc/uptime) 'BEGIN { printf "%.1f", b - a }')
+tag SLOW_CTXT $(($(ctxt) - c0))
+kill $sw 2>/dev/null
+wait $sw 2>/dev/null
+kill_hogs
+# a tracer still at it 40 s after the storm began is stopped for good
+until ! kill -0 $tsl 2>/dev/null; do
+	read -r _t _ < /proc/uptime
+	[ "${_t%.*}" -lt $((${t0%.*} + 40)) ] || { kill -KILL $tsl; tag SLOW_KILLED; break; }
+	sleep 0.2
+done
+wait $tsl
+tag SLOW_RC $?
+tag SLOW_SUMMARY $(tr -d ' \n' < /tmp/tr_slow/summary.json | grep -oE '"(nr_events|lost_events|start_ns|end_ns)":[0-9]+' | tr '\n' ' ')
+send_file SLOW_ERR /tmp/slow.err
+
 # --- re-analysis of a saved recording, as nobody -------------------------
 chmod 1777 /tmp
 chmod -R a+rX /tmp/tr_BURST
