@@ -252,15 +252,16 @@ public:
 	// --max-events were kept and another came: time to stop.
 	bool full() const { return sink_->window.full(); }
 
-	// What the ring holds, until @until_ns has come (DrainLimit).
-	Result<> drain(uint64_t until_ns)
+	// What the ring holds, until @until_ns has come (DrainLimit).  True
+	// if it stopped there with events left.
+	Result<bool> drain(uint64_t until_ns)
 	{
 		sink_->limit = DrainLimit{.until_ns = until_ns};
 		sink_->paused = false;
 		int n = ring_buffer__consume(ring_.get());
 		if (n < 0 && !(n == kPaused && sink_->paused))
 			return fail("reading the ring buffer failed: " + errstr(n));
-		return {};
+		return sink_->paused;
 	}
 
 	// Failed reservations since the recording started, all CPUs.
@@ -341,6 +342,7 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 
 	Progress progress(t.duration_s);
 	const uint64_t end_at = h.start_ns + (uint64_t)(t.duration_s * 1e9);
+	bool behind = false;	// the last drain stopped with events left
 	for (;;) {
 		uint64_t now = monotonic_ns();
 		if (now >= end_at) {
@@ -349,11 +351,15 @@ Result<Recording> record(const Options &opts, const TraceOptions &t)
 		}
 		progress.update((now - h.start_ns) / 1e9, tr->nr_events(), tr->lost());
 		pollfd fds[2] = {{tr->ring_fd(), POLLIN, 0}, {sig.fd(), POLLIN, 0}};
-		int wait_ms = (int)std::min<uint64_t>((end_at - now) / 1000000 + 1, 100);
+		// behind: no wait (the programs never wake the recorder, so a
+		// wait would last its whole 100 ms while the ring overflows)
+		int wait_ms = behind ? 0 : (int)std::min<uint64_t>((end_at - now) / 1000000 + 1, 100);
 		if (poll(fds, 2, wait_ms) < 0 && errno != EINTR)
 			return fail(std::string("poll: ") + strerror(errno));
-		if (auto r = tr->drain(std::min(end_at, monotonic_ns() + kDrainSliceNs)); !r)
+		auto r = tr->drain(std::min(end_at, monotonic_ns() + kDrainSliceNs));
+		if (!r)
 			return std::unexpected(r.error());
+		behind = *r;
 		if (tr->full()) {	// warned below, with the window's end
 			h.end_ns = monotonic_ns();
 			break;

@@ -1665,8 +1665,6 @@ std::map<int, std::array<double, 4>> jiffies(const std::string &line)
 	return m;
 }
 
-// One recording of trace.sh (PFX EEVDF or BURST): outputs, CPU time
-// against /proc/stat, the sleeper's wakeups, the pictures, the scores.
 // The "key":number words of a tag the scenario cut out of a summary.json
 // (the first of each key).
 std::map<std::string, uint64_t> summary_numbers(const std::string &tag)
@@ -1680,6 +1678,8 @@ std::map<std::string, uint64_t> summary_numbers(const std::string &tag)
 	return f;
 }
 
+// One recording of trace.sh (PFX EEVDF or BURST): outputs, CPU time
+// against /proc/stat, the sleeper's wakeups, the pictures, the scores.
 void expect_trace(const VmRun &r, const std::string &pfx, int ncpu, bool burst)
 {
 	SCOPED_TRACE(pfx);
@@ -1888,6 +1888,8 @@ TEST_P(Vm, Trace)
 		EXPECT_LT(f["end_ns"] - f["start_ns"], 8000000000ull)
 			<< r.one("SLOW_SUMMARY") << "\n" << r.joined("SLOW_ERR");
 		EXPECT_GT(f["nr_events"], 0u) << r.one("SLOW_SUMMARY");
+		// it fell behind: the ring overflowed (else nothing was tested)
+		EXPECT_GT(f["lost_events"], 0u) << r.one("SLOW_SUMMARY");
 	}
 
 	// --from, as nobody: the same summary from the saved events.bin.
