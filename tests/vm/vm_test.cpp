@@ -1115,8 +1115,18 @@ double spread(const std::vector<double> &ns)
 // callback's bound, and the calls add up with the counters the callbacks
 // keep: one ops.enqueue call per enqueue, at least one ops.dispatch call
 // per task a dispatch took or kept, one ops.select_cpu call per idle pick.
-// A call's counters land before its calls counter, so a read between the
-// two sees one more; summed over the window, per CPU, that is at most 1.
+// A call's counters land before its calls counter, and the kernel copies a
+// CPU's counters field by field while that CPU goes on counting; under
+// single-threaded TCG the reading vCPU can stop between two fields for a
+// whole round-robin slice while the counted CPU runs several calls (seen
+// once: enqueue_calls 1484 against enqueue 1482 over a window).  So the
+// pairs may differ by a few at the window's ends (read_slack()); a path
+// that forgets to count differs by a share of the calls.
+int64_t read_slack(int64_t calls)
+{
+	return 2 + calls / 200;
+}
+
 std::string expect_bounded_steps(const Window &w)
 {
 	struct Cb {
@@ -1151,13 +1161,13 @@ std::string expect_bounded_steps(const Window &w)
 	for (auto &[cpu, v] : sum) {
 		int64_t took = v["dispatch_pin"] + v["dispatch_shared"] + v["dispatch_steal"] +
 			       v["dispatch_drain"] + v["keep_running"];
-		EXPECT_LE(std::llabs(v["enqueue_calls"] - v["enqueue"]), 1)
+		EXPECT_LE(std::llabs(v["enqueue_calls"] - v["enqueue"]), read_slack(v["enqueue_calls"]))
 			<< w.pfx << " CPU " << cpu << ": enqueue_calls " << v["enqueue_calls"]
 			<< ", enqueue " << v["enqueue"];
-		EXPECT_GE(v["dispatch_calls"] + 1, took)
+		EXPECT_GE(v["dispatch_calls"] + read_slack(v["dispatch_calls"]), took)
 			<< w.pfx << " CPU " << cpu << ": dispatch_calls " << v["dispatch_calls"]
 			<< ", tasks taken or kept " << took;
-		EXPECT_GE(v["select_calls"] + 1, v["idle_pick"])
+		EXPECT_GE(v["select_calls"] + read_slack(v["select_calls"]), v["idle_pick"])
 			<< w.pfx << " CPU " << cpu << ": select_calls " << v["select_calls"]
 			<< ", idle_pick " << v["idle_pick"];
 	}
